@@ -1,0 +1,35 @@
+/** Shared formatting for text the model reads. */
+
+// C0/C1 controls, DEL, and bidi overrides that could disguise text; newlines become spaces.
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]+/g;
+
+/** Untrusted text made safe to show: one line, no control characters, at most `max` characters. */
+export function sanitize(text: string, max = 200): string {
+  const clean = text.replace(CONTROL, ' ').replace(/\s+/g, ' ').trim();
+  return clean.length > max ? `${clean.slice(0, max - 1).trimEnd()}…` : clean;
+}
+
+/** Untrusted text as quoted data. */
+export function quote(text: string | null | undefined, max = 200): string {
+  return `"${sanitize(text ?? '', max).replace(/"/g, "'")}"`;
+}
+
+/** Micros of the account currency as units with two decimals: 25500000 -> "25.50". */
+export function money(micros: number): string {
+  return (micros / 1_000_000).toFixed(2);
+}
+
+/** Average days per month, for "roughly per month" estimates. */
+export const DAYS_PER_MONTH = 30.4;
+
+/** "1 group" / "3 groups". */
+export function plural(count: number, noun: string, pluralNoun = `${noun}s`): string {
+  return `${count} ${count === 1 ? noun : pluralNoun}`;
+}
+
+/** A function that replaces every configured secret with [redacted]. Longest first, so overlaps go whole. */
+export function redactor(secrets: string[]): (text: string) => string {
+  const sorted = [...new Set(secrets)].filter(Boolean).sort((a, b) => b.length - a.length);
+  if (sorted.length === 0) return (text) => text;
+  return (text) => sorted.reduce((out, secret) => out.split(secret).join('[redacted]'), text);
+}
