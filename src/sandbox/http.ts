@@ -116,7 +116,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       return { status: 200, body: { scenario: name } };
     }
     if (method === 'GET' && rawPath === '/_sandbox/requests') return { status: 200, body: requests };
-    if (method === 'GET' && rawPath === '/_sandbox/state') return { status: 200, body: { now: new Date(clock.now()).toISOString(), scenarios: simulation.scenarios } };
+    if (method === 'GET' && rawPath === '/_sandbox/state') {
+      return { status: 200, body: { scenarios: simulation.scenarios, credentials: simulation.credentials, ...simulation.inspect() } };
+    }
     return { status: 404, body: { detail: 'unknown control route' } };
   }
 

@@ -1,5 +1,13 @@
 import type { SandboxClock } from './clock.js';
+import { defaultWorld } from './default-world.js';
+import { snapshot, type SimulationSnapshot } from './inspect.js';
+import { effectiveRoles, type EffectiveRole } from './roles.js';
+import { dispatch } from './router.js';
+import { routes } from './routes/index.js';
+import { applyScenario, SCENARIO_NAMES } from './scenarios.js';
+import { createState, type State } from './state.js';
 import type { SimRequest, SimResponse } from './types.js';
+import type { World } from './world.js';
 
 /** Credentials a person can use against the sandbox's default world. */
 export interface DemoCredentials {
@@ -12,26 +20,59 @@ export interface DemoCredentials {
 
 export interface SimulationOptions {
   clock: SandboxClock;
+  /** The world to simulate (see `parseWorld`); the default world when absent. */
+  world?: World;
+  /** Overrides the world's seed for generated ids and commit hashes. */
+  seed?: number;
 }
 
 export interface Simulation {
   handle(request: SimRequest): SimResponse | Promise<SimResponse>;
+  /** Back to the initial world; world offsets (job starts, metric ages) count from the clock's time now. */
   reset(): void;
   /** @throws Error naming the valid scenarios when `name` is unknown. */
   scenario(name: string): void;
   scenarios: string[];
   credentials: DemoCredentials;
+  /** The world as it started. */
+  world: World;
+  /** What the requests changed: templates, shares, invitations, campaigns, jobs, credits, resolutions. */
+  inspect(): SimulationSnapshot;
+  /** 4.4 rule 1 for one app's members. @throws Error when the app does not exist. */
+  effectiveRoles(appId: string): EffectiveRole[];
 }
 
-// Placeholder until the simulated world lands (issue 3): every route answers 501.
-export function createSimulation(_options: SimulationOptions): Simulation {
+/** A stateful, deterministic simulation of the eight operations over a seeded in-memory world. */
+export function createSimulation(options: SimulationOptions): Simulation {
+  const world = options.world ?? defaultWorld();
+  const fresh = () => createState(world, options.clock, options.seed ?? world.seed);
+  let state: State = fresh();
   return {
-    handle: () => ({ status: 501, body: { detail: 'not simulated' } }),
-    reset() {},
-    scenario(name) {
-      throw new Error(`unknown scenario ${name}`);
+    handle: (request) => dispatch(routes, state, request),
+    reset() {
+      state = fresh();
     },
-    scenarios: [],
-    credentials: { accessToken: 'demo-token', apiKey: 'demo-key', monitoringApiKey: 'demo-key' },
+    scenario: (name) => applyScenario(state, name),
+    scenarios: SCENARIO_NAMES,
+    credentials: demoCredentials(world),
+    world,
+    inspect: () => snapshot(state),
+    effectiveRoles(appId) {
+      const app = state.apps.find((candidate) => candidate.id === appId);
+      if (!app) throw new Error(`unknown app ${appId}`);
+      return effectiveRoles(state, app);
+    },
   };
+}
+
+/** The world's `demo` credentials, or else an owner's full-access token and personal API key. */
+function demoCredentials(world: World): DemoCredentials {
+  if (world.demo) {
+    return { accessToken: world.demo.access_token, apiKey: world.demo.api_key, monitoringApiKey: world.demo.monitoring_api_key };
+  }
+  const isOwner = (userId: string, workspaceId: string) =>
+    world.users.find((user) => user.id === userId)?.workspace_roles[workspaceId] === 'owner';
+  const token = world.credentials.access_tokens.find((t) => t.permission === 'full_access' && !t.app_id && isOwner(t.user_id, t.workspace_id));
+  const key = world.credentials.personal_api_keys.find((k) => k.permission === 'full_access' && isOwner(k.user_id, k.workspace_id));
+  return { accessToken: token?.token ?? '', apiKey: key?.key ?? '', monitoringApiKey: key?.key ?? '' };
 }
