@@ -33,3 +33,22 @@ export function redactor(secrets: string[]): (text: string) => string {
   if (sorted.length === 0) return (text) => text;
   return (text) => sorted.reduce((out, secret) => out.split(secret).join('[redacted]'), text);
 }
+
+/** An ID the API wrote: shown bare when it looks like an ID, otherwise as quoted data. */
+export function idText(value: string): string {
+  return /^[\w.:@-]{1,100}$/.test(value) ? value : quote(value, 100);
+}
+
+/**
+ * A rough token count (o200k-like) for keeping results within a budget without shipping a
+ * tokenizer: ~4 letters, 3 digits or 3 punctuation marks a token, each non-ASCII unit 1.
+ * It errs high on JSON and English and roughly matches random IDs.
+ */
+export function approxTokens(text: string): number {
+  let total = 0;
+  for (const run of text.match(/[A-Za-z]+|[0-9]+|[!-/:-@[-`{-~]+|[^\x00-\x7f]/g) ?? []) {
+    const per = /^[A-Za-z]/.test(run) ? 4 : /^[0-9]/.test(run) ? 3 : /^[\x00-\x7f]/.test(run) ? 3 : 1;
+    total += Math.ceil(run.length / per);
+  }
+  return total;
+}

@@ -1,0 +1,177 @@
+import { z } from 'zod';
+import type { Config } from '../config.js';
+import { InputError, RefusedError } from '../errors.js';
+import { appId } from './fields.js';
+import { money } from './format.js';
+
+/**
+ * The inputs of create_ad_campaign and their mapping to the 4.2 request body, in one place.
+ * Input names are the body names (service-facts.md says which are documented and which are our
+ * choice). Required: campaign_name, campaign_type, daily_budget_micros, landing_page (the spec states
+ * them); the spec does not show which others are required, so they are optional here and the ad
+ * platform's 400 names anything it still needs.
+ */
+export const campaignInput = {
+  app_id: appId,
+  campaign_name: z.string().min(1).describe('Campaign name.'),
+  campaign_type: z.enum(['SMART', 'PERFORMANCE_MAX']).describe('PERFORMANCE_MAX needs logo_url and both image kinds.'),
+  // A plain number in the schema, so 0 or 2.5 reach planCampaign's clearer message instead of a raw zod one.
+  daily_budget_micros: z.number().describe('Positive whole number; 1000000 = 1 unit of the account currency.'),
+  landing_page: z.string().describe('http(s) URL ads link to; must be reachable.'),
+  keyword_themes: z.array(z.string()).optional().describe('Search themes (SMART).'),
+  geo_targets: z.array(z.string()).optional().describe('adnet geo target constant IDs, e.g. "2840".'),
+  logo_url: z.string().optional().describe('PERFORMANCE_MAX logo URL, at least 128x128; unfetchable fails the request.'),
+  images: z
+    .array(
+      z.object({
+        url: z.string().describe('Image URL.'),
+        kind: z.enum(['MARKETING_IMAGE', 'SQUARE_MARKETING_IMAGE']).describe('Image slot.'),
+      }),
+    )
+    .optional()
+    .describe('PERFORMANCE_MAX images; unfetchable ones are left out.'),
+  sitelinks: z
+    .array(z.object({ text: z.string().optional().describe('Link text.'), url: z.string().optional().describe('Link URL.') }))
+    .optional()
+    .describe('PERFORMANCE_MAX extra links, up to 20, each with text and url.'),
+  headlines: z.array(z.string()).optional().describe('3-15, up to 30 characters each.'),
+  descriptions: z.array(z.string()).optional().describe('2-5 (SMART: 2-4), up to 90 characters each.'),
+  business_name: z.string().optional().describe('Up to 25 characters.'),
+  phone_number: z.string().optional().describe('E.164, e.g. +14155550100.'),
+  contains_eu_political_advertising: z.boolean().optional().describe('Declaration required from EU advertisers.'),
+  campaign_settings: z
+    .looseObject({ language_code: z.string().optional().describe('e.g. "en".') })
+    .optional()
+    .describe('Other keys are passed through.'),
+};
+
+type CampaignArgs = z.infer<z.ZodObject<typeof campaignInput>>;
+type Sitelink = { text: string; url: string };
+
+/** Inputs SMART ignores. We leave them out of the body rather than send what the service drops. */
+const PMAX_ONLY = ['logo_url', 'images', 'sitelinks'] as const;
+const BODY_FIELDS = [
+  'campaign_name',
+  'campaign_type',
+  'daily_budget_micros',
+  'landing_page',
+  'keyword_themes',
+  'geo_targets',
+  ...PMAX_ONLY,
+  'headlines',
+  'descriptions',
+  'business_name',
+  'phone_number',
+  'contains_eu_political_advertising',
+  'campaign_settings',
+] as const satisfies ReadonlyArray<keyof CampaignArgs>;
+
+export const MAX_SITELINKS = 20;
+const E164 = /^\+[1-9]\d{6,14}$/;
+
+export interface CampaignPlan {
+  /** Exactly what is sent: given inputs under their own names, normalized; omitted ones left out. */
+  body: Record<string, unknown>;
+  /** Given inputs that SMART ignores; not sent. */
+  ignored: string[];
+  /** Ad-platform limits the inputs break: the platform enforces them, we only warn. */
+  platformWarnings: string[];
+}
+
+/**
+ * The one normalization used by both the warning and the request, so what is sent is what was warned about.
+ * @throws InputError naming the field and rule; RefusedError when the budget is above APPMGMT_MAX_DAILY_BUDGET_MICROS.
+ */
+export function planCampaign(args: CampaignArgs, config: Pick<Config, 'maxDailyBudgetMicros'>): CampaignPlan {
+  const smart = args.campaign_type === 'SMART';
+  checkBudget(args.daily_budget_micros, config.maxDailyBudgetMicros);
+  checkUrl('landing_page', args.landing_page);
+  if (args.phone_number !== undefined && !E164.test(args.phone_number)) {
+    throw new InputError('phone_number', 'must be E.164: + then country code and number, digits only, e.g. +14155550100');
+  }
+  const normalized: Partial<Record<(typeof BODY_FIELDS)[number], unknown>> = { ...args };
+  if (!smart) {
+    if (args.logo_url === undefined) throw new InputError('logo_url', 'required for PERFORMANCE_MAX (an image of at least 128x128)');
+    checkUrl('logo_url', args.logo_url);
+    const images = args.images ?? [];
+    images.forEach((image, i) => checkUrl(`images[${i}].url`, image.url));
+    for (const kind of ['MARKETING_IMAGE', 'SQUARE_MARKETING_IMAGE'] as const) {
+      if (!images.some((image) => image.kind === kind)) {
+        throw new InputError('images', `PERFORMANCE_MAX needs at least one MARKETING_IMAGE and one SQUARE_MARKETING_IMAGE; ${kind} is missing`);
+      }
+    }
+    if (args.sitelinks !== undefined) normalized.sitelinks = normalizeSitelinks(args.sitelinks);
+  }
+  const body: Record<string, unknown> = {};
+  for (const field of BODY_FIELDS) {
+    if (smart && (PMAX_ONLY as readonly string[]).includes(field)) continue;
+    if (normalized[field] !== undefined) body[field] = normalized[field];
+  }
+  return {
+    body,
+    ignored: smart ? PMAX_ONLY.filter((field) => args[field] !== undefined) : [],
+    platformWarnings: platformWarnings(args),
+  };
+}
+
+function checkBudget(micros: number, cap: number | undefined) {
+  if (!Number.isSafeInteger(micros) || micros <= 0) {
+    throw new InputError('daily_budget_micros', 'must be a positive whole number of micros (1000000 = 1.00 of the account currency)');
+  }
+  if (cap !== undefined && micros > cap) {
+    throw new RefusedError(
+      `Refused: daily_budget_micros ${micros} (${money(micros)} a day) is above the cap of ${cap} (${money(cap)} a day) set by APPMGMT_MAX_DAILY_BUDGET_MICROS on this server. Use a lower budget, or ask whoever runs the server to raise the cap. Nothing was sent.`,
+    );
+  }
+}
+
+function checkUrl(field: string, value: string) {
+  const ok = URL.canParse(value) && /^https?:$/.test(new URL(value).protocol);
+  if (!ok) throw new InputError(field, 'must be an absolute http(s) URL');
+}
+
+const given = (value: string | undefined): value is string => value !== undefined && value.trim() !== '';
+
+/** Spec 4.2: rows with neither part are dropped, one-sided rows are rejected, exact duplicates collapse, at most 20. */
+function normalizeSitelinks(rows: Array<{ text?: string | undefined; url?: string | undefined }>): Sitelink[] {
+  const kept = new Map<string, Sitelink>();
+  rows.forEach((row, i) => {
+    const hasText = given(row.text);
+    const hasUrl = given(row.url);
+    if (!hasText && !hasUrl) return;
+    if (!hasText || !hasUrl) {
+      throw new InputError(`sitelinks[${i}]`, `has only ${hasText ? 'text' : 'url'}; give both text and url, or remove the row`);
+    }
+    checkUrl(`sitelinks[${i}].url`, row.url!);
+    const link = { text: row.text!, url: row.url! };
+    kept.set(JSON.stringify([link.text, link.url]), link);
+  });
+  if (kept.size > MAX_SITELINKS) {
+    throw new InputError('sitelinks', `at most ${MAX_SITELINKS} after dropping empty rows and duplicates; there are ${kept.size}`);
+  }
+  return [...kept.values()];
+}
+
+const chars = (text: string) => [...text].length;
+
+/** Limits the ad platform enforces (service-facts.md); breaking them is likely a 400 later, so we warn now. */
+function platformWarnings(args: CampaignArgs): string[] {
+  const out: string[] = [];
+  const maxDescriptions = args.campaign_type === 'SMART' ? 4 : 5;
+  const count = (field: string, list: string[] | undefined, min: number, max: number) => {
+    if (list !== undefined && (list.length < min || list.length > max)) out.push(`${field}: ${list.length} given, the ad platform expects ${min}-${max}`);
+  };
+  const lengths = (field: string, list: string[], max: number) => {
+    list.forEach((text, i) => {
+      if (chars(text) > max) out.push(`${field}[${i}] has ${chars(text)} characters, the limit is ${max}`);
+    });
+  };
+  count('headlines', args.headlines, 3, 15);
+  lengths('headlines', args.headlines ?? [], 30);
+  count('descriptions', args.descriptions, 2, maxDescriptions);
+  lengths('descriptions', args.descriptions ?? [], 90);
+  if (args.business_name !== undefined && chars(args.business_name) > 25) {
+    out.push(`business_name has ${chars(args.business_name)} characters, the limit is 25`);
+  }
+  return out;
+}

@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import type { CustomizedEmail } from '../api/schemas.js';
+import { defineTool } from './define.js';
+import { appId } from './fields.js';
+import { idText, quote } from './format.js';
+
+const EMAIL_TYPES = ['password_reset', 'email_verification', 'user_invite', 'access_approved'] as const;
+
+export const customizeAppEmail = defineTool({
+  name: 'customize_app_email',
+  title: 'Customize App Email',
+  description:
+    "Make one of the app's four built-in emails app-owned: the app then sends its own editable copy, with placeholders such as {{first_name}}; edit it in the service afterwards. Needs a paid workspace plan. Safe to repeat: an existing template is returned unchanged. Beta.",
+  input: {
+    app_id: appId,
+    email_type: z.enum(EMAIL_TYPES).describe('Which built-in email to customize.'),
+  },
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  cost: 'none',
+  statusHints: {
+    401: 'The access token is missing, invalid or expired. Set APPMGMT_ACCESS_TOKEN to a valid personal access token.',
+    402: 'The app has no template for this email yet and the workspace plan does not include custom email templates. A paid plan is needed.',
+    403: 'Not allowed: customizing needs a personal token of a user with editor access to the app (workspace API keys are refused), and the app must not be blocked.',
+    404: "App not found, or not in the token's workspace. Check app_id.",
+    429: 'Rate limit: 10 requests per minute per app, shared by every personal token in the workspace.',
+  },
+  async run({ app_id, email_type }, { api, signal }) {
+    const email = await api.customizeAppEmail(app_id, email_type, { signal });
+    return { text: describeEmail(app_id, email_type, email) };
+  },
+});
+
+function describeEmail(app: string, type: (typeof EMAIL_TYPES)[number], email: CustomizedEmail): string {
+  const template = `template ${idText(email.template_id)} (${quote(email.name, 60)})`;
+  const sent =
+    type === 'email_verification'
+      ? "It replaces the built-in verification email only when the app sends from its own email domain and this version passes a review; until then the built-in one is sent (the service's email preview shows which, as authored_status)."
+      : 'The app sends this copy instead of the built-in email.';
+  const lines = [
+    email.created
+      ? `Created an editable ${type} email for app ${app}: ${template}.`
+      : `App ${app} already had its own ${type} email: ${template}, unchanged.`,
+    sent,
+    'Edit it in the service, keeping placeholders such as {{first_name}} and {{action_url}}.',
+  ];
+  return lines.join('\n');
+}

@@ -1,0 +1,164 @@
+import { z } from 'zod';
+import type { Analytics } from '../api/schemas.js';
+import { defineTool } from './define.js';
+import { id } from './fields.js';
+import { plural, quote, sanitize } from './format.js';
+
+const KNOWN = ['summary', 'credit_pool', 'member_allocations'];
+// Deprecated by the service and always zero (service-facts): never shown.
+const DEPRECATED = new Set(['seats', 'by_seat_type']);
+const MAX_FIGURES = 24;
+const TOP_MEMBERS = 5;
+const LABEL_KEYS = ['email', 'name', 'display_name', 'user_email', 'user_id', 'member_id', 'id'];
+
+type Figure = number | string | boolean;
+type Figures = Record<string, Figure>;
+interface Member {
+  member: string;
+  figures: Record<string, number>;
+}
+interface Members {
+  count: number;
+  /** The first few, by the usage figure when there is one. */
+  top: Member[];
+  rankedBy?: string;
+}
+type Facts = {
+  workspace_id: string;
+  summary: Figures;
+  credit_pool: Figures;
+  member_allocations_count: number;
+  other_keys: string[];
+};
+
+// Values are numbers, short strings or flags; typed as unknown because a union becomes a JSON
+// type list, which the registry forbids in every schema.
+const figures = z.record(z.string(), z.unknown()).describe('Numbers, short strings, flags; nested keys as a.b.');
+
+export const getWorkspaceAnalytics = defineTool({
+  name: 'get_workspace_analytics',
+  title: 'Get Workspace Analytics',
+  description:
+    "Key figures of a workspace's monitoring analytics: summary KPIs, credit pool (tier, message limits, credits, over-limit flags), member allocations. Workspace admins and owners only (Enterprise). Read-only, free.",
+  input: { workspace_id: id('ID of the workspace.') },
+  output: {
+    workspace_id: z.string(),
+    summary: figures,
+    credit_pool: figures,
+    member_allocations_count: z.number(),
+    other_keys: z.array(z.string()),
+  },
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  cost: 'none',
+  statusHints: {
+    401: "Refused: only the workspace's admins and owners may read analytics, so a regular member's key gets 401, as does a missing or invalid key. Set APPMGMT_MONITORING_API_KEY to an admin's or owner's API key.",
+    404: "Workspace not found, or not visible to this key. Check workspace_id.",
+    429: 'Rate limited by the monitoring API.',
+  },
+  async run({ workspace_id }, { api, signal }) {
+    const answer = await api.getWorkspaceAnalytics(workspace_id, { signal });
+    const members = membersOf(answer.member_allocations);
+    const summary = flatten(answer.summary);
+    const creditPool = flatten(answer.credit_pool);
+    const facts: Facts = {
+      workspace_id,
+      summary: cap(summary),
+      credit_pool: cap(creditPool),
+      member_allocations_count: members.count,
+      other_keys: otherKeys(answer),
+    };
+    const hidden = { summary: Object.keys(summary).length - Object.keys(facts.summary).length, credit_pool: Object.keys(creditPool).length - Object.keys(facts.credit_pool).length };
+    return { text: describe(facts, members, hidden), structured: facts };
+  },
+});
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Numbers, short strings and flags of one section, nested objects one level deep as `a.b`. */
+function flatten(section: unknown, prefix = '', out: Figures = {}): Figures {
+  if (!isRecord(section)) return out;
+  for (const [rawKey, value] of Object.entries(section)) {
+    if (DEPRECATED.has(rawKey)) continue;
+    const key = prefix + sanitize(rawKey, 60);
+    if (typeof value === 'number' && Number.isFinite(value)) out[key] = value;
+    else if (typeof value === 'boolean') out[key] = value;
+    else if (typeof value === 'string') out[key] = sanitize(value, 60);
+    else if (Array.isArray(value)) out[`${key}.count`] = value.length;
+    else if (isRecord(value) && !prefix) flatten(value, `${key}.`, out);
+  }
+  return out;
+}
+
+function cap(values: Figures): Figures {
+  return Object.fromEntries(Object.entries(values).slice(0, MAX_FIGURES));
+}
+
+/** member_allocations (a list, or an object keyed by member): the count and the top few by usage. */
+function membersOf(allocations: unknown): Members {
+  const rows: Array<[string | undefined, unknown]> = Array.isArray(allocations)
+    ? allocations.map((item) => [undefined, item])
+    : isRecord(allocations)
+      ? Object.entries(allocations)
+      : [];
+  const members = rows.filter((row): row is [string | undefined, Record<string, unknown>] => isRecord(row[1]));
+  const usage = usageKey(members.map(([, item]) => item));
+  const ranked = usage
+    ? [...members].sort(([, a], [, b]) => numberOr0(b[usage]) - numberOr0(a[usage]))
+    : members;
+  const top = ranked.slice(0, TOP_MEMBERS).map(([key, item], index) => ({
+    member: sanitize(String(LABEL_KEYS.map((name) => item[name]).find((value) => typeof value === 'string' && value) ?? key ?? `#${index + 1}`), 80),
+    figures: numbersOf(item),
+  }));
+  return { count: rows.length, top, ...(usage ? { rankedBy: sanitize(usage, 40) } : {}) };
+}
+
+const numberOr0 = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
+
+function usageKey(items: Record<string, unknown>[]): string | undefined {
+  const keys = items.flatMap((item) => Object.keys(item).filter((key) => typeof item[key] === 'number'));
+  return keys.find((key) => /used|usage|consum|spent/i.test(key));
+}
+
+function numbersOf(item: Record<string, unknown>): Record<string, number> {
+  const entries = Object.entries(item).filter(
+    (entry): entry is [string, number] => typeof entry[1] === 'number' && Number.isFinite(entry[1]) && !DEPRECATED.has(entry[0]),
+  );
+  return Object.fromEntries(entries.slice(0, 4).map(([key, value]) => [sanitize(key, 40), value]));
+}
+
+function otherKeys(answer: Analytics): string[] {
+  return Object.keys(answer)
+    .filter((key) => !KNOWN.includes(key) && !DEPRECATED.has(key))
+    .filter((key) => !(key === 'user_distribution' && isRecord(answer[key]) && Object.keys(answer[key]).every((sub) => DEPRECATED.has(sub))))
+    .slice(0, 20)
+    .map((key) => sanitize(key, 60));
+}
+
+function describe(facts: Facts, { top, rankedBy }: Members, hidden: { summary: number; credit_pool: number }): string {
+  const lines = [
+    `Analytics for workspace ${facts.workspace_id}:`,
+    `Summary: ${show(facts.summary, hidden.summary)}`,
+    `Credit pool: ${show(facts.credit_pool, hidden.credit_pool)}`,
+    `Member allocations: ${plural(facts.member_allocations_count, 'member')}${top.length ? `; ${rankedBy ? `top ${top.length} by ${rankedBy}` : `first ${top.length}`}:` : '.'}`,
+    ...top.map(({ member, figures }) => `- ${quote(member, 80)}: ${show(figures)}`),
+  ];
+  const over = Object.keys(facts.credit_pool).filter((key) => /over/i.test(key) && facts.credit_pool[key] === true);
+  if (over.length > 0) lines.splice(3, 0, `Over a limit: ${over.join(', ')}.`);
+  if (facts.other_keys.length > 0) lines.push(`Also in the answer, not shown: ${facts.other_keys.join(', ')}.`);
+  return lines.join('\n');
+}
+
+function show(values: Figures, hidden = 0): string {
+  const entries = Object.entries(values);
+  if (entries.length === 0) return 'not in the answer.';
+  const shown = entries
+    .map(([key, value]) => `${key} ${typeof value === 'string' ? quote(value, 60) : typeof value === 'number' ? round(value) : value}`)
+    .join(', ');
+  return hidden > 0 ? `${shown} (${hidden} more not shown)` : shown;
+}
+
+function round(value: number): string {
+  return Number.isInteger(value) ? String(value) : String(Number(value.toFixed(2)));
+}

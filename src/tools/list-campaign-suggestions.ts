@@ -1,0 +1,155 @@
+import { z } from 'zod';
+import type { Suggestion } from '../api/schemas.js';
+import { defineTool } from './define.js';
+import { appId, id } from './fields.js';
+import { approxTokens, idText, money, plural, quote, sanitize } from './format.js';
+
+const SEVERITY_ORDER = ['high', 'medium', 'low'];
+// Bounds that keep one result under 2,000 tokens (issue 5): at most 30 rows and an estimated
+// token budget for them, titles of 80 characters, a description excerpt only on the most severe few.
+const MAX_SHOWN = 30;
+/** Estimated tokens (approxTokens) for all rows, text line and facts together. */
+const ROWS_BUDGET = 1_900;
+const TITLE_MAX = 80;
+const DESCRIBED = 3;
+const DESCRIPTION_MAX = 100;
+
+// No title or description: untrusted prose stays in the text, scripts get what they act on.
+const SuggestionFacts = z.object({
+  id: z.string(),
+  severity: z.string(),
+  action: z.string().optional(),
+  campaign_ids: z.array(z.string()).optional().describe('Only when not just campaign_id.'),
+  proposed_daily_budget: z.number().optional(),
+  source: z.string().optional(),
+  recommendation_type: z.string().optional(),
+});
+type Facts = z.infer<typeof SuggestionFacts>;
+
+export const listCampaignSuggestions = defineTool({
+  name: 'list_campaign_suggestions',
+  title: 'List Campaign Suggestions',
+  description:
+    "List a campaign's optimization suggestions, most severe first: the service's own (last 14 days of metrics) plus the ad platform's (source adnet), which are silently missing when it is unreachable. Read-only, free. Budgets in currency units.",
+  input: {
+    app_id: appId,
+    campaign_id: id("The service's campaign id, not the adnet one."),
+  },
+  // source is absent on the service's own suggestions, as in the API.
+  output: {
+    campaign_id: z.string(),
+    count: z.number(),
+    adnet_included: z.boolean(),
+    suggestions: z.array(SuggestionFacts),
+  },
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  cost: 'none',
+  statusHints: {
+    401: 'The access token is missing, invalid or expired. Set APPMGMT_ACCESS_TOKEN to a valid personal access token.',
+    403: 'Not allowed: the token needs access to this app (workspace API keys are refused by ad endpoints).',
+    404: "App or campaign not found. campaign_id must be the service's campaign id, not the adnet campaign ID.",
+    429: 'Rate limited by the service.',
+  },
+  async run({ app_id, campaign_id }, { api, signal }) {
+    const all = await api.listCampaignSuggestions(app_id, campaign_id, { signal });
+    const sorted = all
+      .map((suggestion, index) => ({ suggestion, index }))
+      .sort((a, b) => rank(a.suggestion) - rank(b.suggestion) || a.index - b.index)
+      .map(({ suggestion }) => suggestion);
+    const rows = fit(sorted, campaign_id);
+    const facts = rows.map((row) => row.fact);
+    const adnetIncluded = sorted.some((suggestion) => suggestion.source === 'adnet');
+    return {
+      text: describe(campaign_id, sorted, rows, adnetIncluded),
+      structured: { campaign_id, count: sorted.length, adnet_included: adnetIncluded, suggestions: facts },
+    };
+  },
+});
+
+function rank(suggestion: Suggestion): number {
+  const index = SEVERITY_ORDER.indexOf(suggestion.severity.toLowerCase());
+  return index === -1 ? SEVERITY_ORDER.length : index;
+}
+
+interface Row {
+  fact: Facts;
+  text: string;
+}
+
+/** The most severe suggestions that fit the row limits, each as its facts and its text line. */
+function fit(sorted: Suggestion[], campaign: string): Row[] {
+  const rows: Row[] = [];
+  let used = 0;
+  for (const suggestion of sorted.slice(0, MAX_SHOWN)) {
+    const fact = toFacts(suggestion, campaign);
+    const text = line(fact, suggestion, rows.length < DESCRIBED);
+    used += approxTokens(text) + approxTokens(JSON.stringify(fact));
+    if (used > ROWS_BUDGET && rows.length > 0) break;
+    rows.push({ fact, text });
+  }
+  return rows;
+}
+
+function toFacts(suggestion: Suggestion, campaign: string): Facts {
+  const budget = budgetMicros(suggestion);
+  const campaigns = suggestion.action_payload?.campaign_ids ?? [];
+  const onlyThis = campaigns.length === 1 && campaigns[0] === campaign;
+  return {
+    id: sanitize(suggestion.id, 100),
+    severity: sanitize(suggestion.severity, 20),
+    ...(suggestion.action ? { action: sanitize(suggestion.action, 40) } : {}),
+    ...(campaigns.length > 0 && !onlyThis ? { campaign_ids: campaigns.map((c) => sanitize(c, 100)) } : {}),
+    ...(budget !== undefined ? { proposed_daily_budget: budget / 1_000_000 } : {}),
+    ...(suggestion.source ? { source: sanitize(suggestion.source, 20) } : {}),
+    ...(suggestion.recommendation_type ? { recommendation_type: sanitize(suggestion.recommendation_type, 40) } : {}),
+  };
+}
+
+/** The proposed daily budget in micros, when the payload's value is one. */
+function budgetMicros(suggestion: Suggestion): number | undefined {
+  const value = suggestion.action_payload?.value;
+  const isBudget =
+    suggestion.action === 'edit_budget' ||
+    suggestion.recommendation_type === 'CAMPAIGN_BUDGET' ||
+    /budget/i.test(suggestion.action_payload?.field ?? '');
+  return isBudget && typeof value === 'number' && value > 0 ? value : undefined;
+}
+
+function describe(campaign: string, sorted: Suggestion[], rows: Row[], adnetIncluded: boolean): string {
+  const notes = adnetIncluded
+    ? []
+    : ["No suggestion came from the ad platform (adnet): its recommendations may be missing because it can be unreachable, and the answer does not say so; calling again later may add them."];
+  if (sorted.length === 0) {
+    return [`Nothing needs attention for campaign ${campaign}: no suggestions.`, ...notes].join('\n');
+  }
+  const counts = [...SEVERITY_ORDER, 'other']
+    .map((severity, index) => [severity, sorted.filter((suggestion) => rank(suggestion) === index).length] as const)
+    .filter(([, count]) => count > 0)
+    .map(([severity, count]) => `${count} ${severity}`);
+  const lines: string[] = [
+    `${plural(sorted.length, 'suggestion')} for campaign ${campaign} (${counts.join(', ')}), most severe first; source is the service unless marked adnet:`,
+  ];
+  rows.forEach(({ fact, text }, index) => {
+    if (fact.severity !== rows[index - 1]?.fact.severity) lines.push(`${idText(fact.severity)}:`);
+    lines.push(text);
+  });
+  const hidden = sorted.length - rows.length;
+  if (hidden > 0) lines.push(`…and ${plural(hidden, 'more suggestion')} (same or lower severity), not shown.`);
+  if (rows.some(({ fact }) => fact.recommendation_type === 'CAMPAIGN_BUDGET')) {
+    notes.push("CAMPAIGN_BUDGET suggestions can be applied with the service's apply-budget-recommendation operation (not a tool here).");
+  }
+  return [...lines, ...notes].join('\n');
+}
+
+/** `- id "title" action payload [adnet TYPE]`, and for the first few a description excerpt. */
+function line(fact: Facts, suggestion: Suggestion, described: boolean): string {
+  const parts = [`- ${idText(fact.id)} ${quote(suggestion.title, TITLE_MAX)}`, fact.action ? idText(fact.action) : 'no action'];
+  const budget = budgetMicros(suggestion);
+  const { field, value } = suggestion.action_payload ?? {};
+  if (budget !== undefined) parts.push(`to ${money(budget)}/day`);
+  else if (field && typeof value === 'number' && value !== 0) parts.push(`${sanitize(field, 40)} ${value}`);
+  if (fact.campaign_ids) parts.push(`on ${fact.campaign_ids.map(idText).join(', ')}`);
+  if (fact.source) parts.push(`[${[fact.source, fact.recommendation_type].flatMap((tag) => (tag ? [idText(tag)] : [])).join(' ')}]`);
+  const description = described && suggestion.description ? `\n  ${quote(suggestion.description, DESCRIPTION_MAX)}` : '';
+  return parts.join(' ') + description;
+}

@@ -1,0 +1,103 @@
+import type { ToolContext, ToolResult } from './define.js';
+import { defineTool } from './define.js';
+import { appId } from './fields.js';
+import { quote } from './format.js';
+
+/** Issue 4.4 asks for a progress notification at least every 15 s; 10 s leaves room for a slow loop. */
+export const PROGRESS_EVERY_MS = 10_000;
+
+export const resolveRepoConflicts = defineTool({
+  name: 'resolve_repo_conflicts',
+  title: 'Resolve Repository Conflicts',
+  description:
+    "Run an AI turn over the files a repohost pull left in merge conflict and publish the result on the repository's default branch. Consumes credits; can take minutes. Two calls: the first returns a cost warning for the user; after they agree, repeat with confirm: true. Never retried. The result gives the outcome and the next step.",
+  input: { app_id: appId },
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+  cost: 'credits',
+  gate: {
+    warning: ({ app_id }, config) =>
+      [
+        `Will run an AI turn over the conflicted files of app ${app_id} and publish the resolution on the repository's default branch.`,
+        `Cost: credits like one AI turn, plus one more automatic attempt if the repository moves on while publishing. It can take minutes (this server waits up to ${duration(config.resolveTimeoutMs)}, APPMGMT_RESOLVE_TIMEOUT_MS).`,
+      ].join('\n'),
+    approval: ({ app_id }) =>
+      `Resolve repository conflicts of app ${app_id} with an AI run: consumes the credits of one AI turn (two if the repository moved on while publishing).`,
+    unknownOutcome:
+      "The AI run may still finish and publish to the default branch, and credits may have been used. Check the repository's default branch and the app's chat in the service before resolving again.",
+  },
+  statusHints: {
+    400: 'Refused; no AI turn ran and no credits were used. Usually the workspace is out of credits: add credits in the service, then start over with a new warning.',
+    401: 'The credential is missing, invalid or expired: set APPMGMT_ACCESS_TOKEN to a valid personal access token.',
+    403: 'The credential may not do this: it needs editor access to the app, and workspace API keys are refused by repository endpoints.',
+    404: "App not found (or not in the credential's workspace).",
+    429: 'Rate limit: pull and conflict resolution share 20 requests per minute. Nothing ran (never retried automatically); wait a minute, then start over with a new warning.',
+  },
+  async run({ app_id }, ctx) {
+    const ticking = new AbortController();
+    const stop = () => ticking.abort();
+    ctx.signal.addEventListener('abort', stop, { once: true });
+    void keepAlive(ctx, ticking.signal);
+    try {
+      const outcome = await ctx.api.resolveRepoConflicts(app_id, { signal: ctx.signal });
+      return describeOutcome(app_id, outcome.status);
+    } finally {
+      stop();
+      ctx.signal.removeEventListener('abort', stop);
+    }
+  },
+});
+
+/** Progress while the HTTP request is open, so clients that reset their timeout on progress keep waiting. */
+async function keepAlive(ctx: ToolContext, stopped: AbortSignal): Promise<void> {
+  const started = ctx.clock.now();
+  await ctx.progress('AI conflict resolution started; waiting for the service.');
+  for (;;) {
+    try {
+      await ctx.clock.sleep(PROGRESS_EVERY_MS, stopped);
+    } catch {
+      return; // the request ended or was cancelled
+    }
+    if (stopped.aborted) return;
+    await ctx.progress(`AI conflict resolution still running (${duration(ctx.clock.now() - started)} so far).`);
+  }
+}
+
+function describeOutcome(app: string, status: string): ToolResult {
+  switch (status) {
+    case 'resolved':
+      return {
+        text: `Conflicts of app ${app} RESOLVED: the resolution is published on the repository's default branch. push_app_to_repo is not needed for it (the repository already has it); verify the default branch.`,
+      };
+    case 'apply_pending':
+      return {
+        text: `Resolution for app ${app} is still being applied (apply_pending). Check the repository's default branch again shortly; do not call resolve_repo_conflicts again.`,
+      };
+    case 'needs_input':
+      return {
+        text: `The AI run for app ${app} needs input (needs_input): it asked a question in the app's chat. Answer it there in the service, then check the repository's default branch.`,
+      };
+    case 'conflict':
+      return {
+        isError: true,
+        text: `Conflicts of app ${app} NOT resolved (conflict): they are left in place. Resolve them by hand, or try again (a new attempt needs a new warning and consumes credits again).`,
+      };
+    case 'failed':
+      return {
+        isError: true,
+        text: `Conflict resolution FAILED for app ${app} with no outcome; credits may have been used. Try again later (new warning) or resolve the conflicts by hand.`,
+      };
+    default:
+      return {
+        isError: true,
+        text: `Conflict resolution for app ${app} ended with an unrecognised status ${quote(status, 40)}. Check the repository's default branch and the app's chat before trying again.`,
+      };
+  }
+}
+
+function duration(ms: number): string {
+  const seconds = Math.round(ms / 1000);
+  if (seconds < 60) return `${seconds} s`;
+  const minutes = Math.floor(seconds / 60);
+  const rest = seconds % 60;
+  return rest ? `${minutes} min ${rest} s` : `${minutes} min`;
+}

@@ -1,0 +1,79 @@
+import { z } from 'zod';
+import type { GroupShareResult } from '../api/schemas.js';
+import { defineTool } from './define.js';
+import { appId } from './fields.js';
+import { idText, quote } from './format.js';
+
+const ALREADY_SHARED = 'already_shared';
+
+export const shareAppWithGroups = defineTool({
+  name: 'share_app_with_groups',
+  title: 'Share App with Groups',
+  description:
+    'Share the app with workspace groups: their members get the same app role, at once or by next sign-in, and one invitation email per app. Each group succeeds or fails on its own. Free; safe to repeat (an already shared group is a no-op).',
+  input: {
+    app_id: appId,
+    group_ids: z
+      .array(z.string().min(1).max(200))
+      .min(1)
+      .max(50)
+      .describe('Workspace group IDs, 1 to 50; a repeated ID counts once.'),
+    role: z
+      .string()
+      .min(1)
+      .max(100)
+      .optional()
+      .describe('App role for all groups, e.g. admin. Omit for the default (user).'),
+  },
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  cost: 'none',
+  statusHints: {
+    401: 'The access token is missing, invalid or expired. Set APPMGMT_ACCESS_TOKEN to a valid personal access token.',
+    402: 'The workspace plan does not include workspace groups; sharing with groups needs a plan that does.',
+    403: 'Not allowed: sharing needs editor access to the app, an editor or admin role in the workspace, and a plan with workspace groups.',
+    404: "App not found, or not in the token's workspace. Check app_id.",
+    429: 'Rate limit: 30 group-share requests per minute, shared by all personal tokens of the workspace.',
+  },
+  async run({ app_id, group_ids, role }, { api, signal }) {
+    const unique = [...new Set(group_ids)];
+    // Omitting role (rather than sending null) leaves the default role to the service.
+    const body = role === undefined ? { group_ids: unique } : { group_ids: unique, role };
+    const answer = await api.shareAppWithGroups(app_id, body, { signal });
+    return describeShares(app_id, unique, role, answer);
+  },
+});
+
+type Outcome = 'shared' | 'already' | 'failed';
+
+function describeShares(app: string, sent: string[], role: string | undefined, answer: GroupShareResult) {
+  const counts: Record<Outcome, number> = { shared: 0, already: 0, failed: 0 };
+  const lines = answer.results.map((result) => {
+    const reason = result.reason ?? result.error;
+    const outcome: Outcome = result.success ? 'shared' : reason === ALREADY_SHARED ? 'already' : 'failed';
+    counts[outcome] += 1;
+    const group = idText(result.group_id);
+    if (outcome === 'shared') return `- ${group}: shared`;
+    if (outcome === 'already') return `- ${group}: already shared, nothing changed`;
+    return `- ${group}: FAILED: ${reason ? quote(reason, 150) : 'no reason given'}`;
+  });
+  const answered = new Set(answer.results.map((result) => result.group_id));
+  const missing = sent.filter((group) => !answered.has(group));
+  lines.push(...missing.map((group) => `- ${idText(group)}: no result returned; check the app's group shares`));
+
+  const failed = counts.failed + missing.length;
+  const roleText = role === undefined ? 'default role user' : `role ${quote(role, 100)}`;
+  const lead = counts.shared === 0 && failed > 0 ? `No group was newly shared with app ${app}` : `Group shares for app ${app}`;
+  const head = `${lead} (${roleText}): ${counts.shared} shared, ${counts.already} already shared, ${failed} failed.`;
+  const tail: string[] = [];
+  if (counts.shared > 0) tail.push('Members of shared groups get access now or at their next sign-in, and one invitation email per app.');
+  if (counts.already > 0) {
+    tail.push(
+      `${counts.shared === 0 && failed === 0 ? 'Nothing changed. ' : ''}Already-shared groups keep their current role; the service's update-group-share operation changes it.`,
+    );
+  }
+  if (failed > 0) tail.push('Failed groups were not shared: fix the cause, then call again with those IDs (repeating already-shared groups is harmless).');
+  return {
+    text: [head, ...lines, ...tail].join('\n'),
+    isError: counts.shared === 0 && failed > 0,
+  };
+}
