@@ -1,0 +1,80 @@
+import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { connect, type Harness } from '../helpers.js';
+
+const campaign = {
+  app_id: 'app_demo',
+  campaign_name: 'Spring sale',
+  campaign_type: 'SMART',
+  daily_budget_micros: 25_000_000,
+  landing_page: 'https://shop.example.com/spring',
+};
+const created = { id: 'cmp_9', status: 'ENABLED', adnet_campaign_id: '', campaign_name: 'Spring sale', campaign_type: 'SMART' };
+
+describe('a human in the loop', () => {
+  let h: Harness | undefined;
+  afterEach(async () => {
+    await h?.close();
+    h = undefined;
+  });
+
+  async function withForm(answer: ElicitResult, config = {}) {
+    h = await connect({ capabilities: { elicitation: { form: {} } }, config });
+    const asked: string[] = [];
+    h.client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      asked.push(request.params.message);
+      return answer;
+    });
+    return { h, asked };
+  }
+
+  it('asks the user through a form showing the exact amount, and acts on approval', async () => {
+    const { h, asked } = await withForm({ action: 'accept', content: { approve: true } });
+    h.sandbox.script({ status: 200, body: created });
+    await h.call('create_ad_campaign', campaign);
+    const result = await h.call('create_ad_campaign', { ...campaign, confirm: true });
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toContain('25.00');
+    expect(result.isError).toBe(false);
+    expect(h.sandbox.requests).toHaveLength(1);
+  });
+
+  for (const answer of [
+    { action: 'decline' },
+    { action: 'cancel' },
+    { action: 'accept', content: { approve: false } },
+  ] as ElicitResult[]) {
+    it(`sends nothing when the user answers ${JSON.stringify(answer)}`, async () => {
+      const { h } = await withForm(answer);
+      await h.call('create_ad_campaign', campaign);
+      const result = await h.call('create_ad_campaign', { ...campaign, confirm: true });
+      expect(result.text).toMatch(/did not approve.*Nothing was sent/);
+      expect(h.sandbox.requests).toHaveLength(0);
+    });
+  }
+
+  it('asks before spending credits too', async () => {
+    const { h, asked } = await withForm({ action: 'decline' });
+    await h.call('resolve_repo_conflicts', { app_id: 'app_demo' });
+    await h.call('resolve_repo_conflicts', { app_id: 'app_demo', confirm: true });
+    expect(asked[0]).toMatch(/credit/i);
+    expect(h.sandbox.requests).toHaveLength(0);
+  });
+
+  it('refuses costly tools for clients that cannot ask, when a human is required', async () => {
+    h = await connect({ config: { requireHumanConfirmation: true } });
+    await h.call('create_ad_campaign', campaign);
+    const result = await h.call('create_ad_campaign', { ...campaign, confirm: true });
+    expect(result.isError).toBe(true);
+    expect(result.text).toMatch(/APPMGMT_REQUIRE_HUMAN_CONFIRMATION/);
+    expect(h.sandbox.requests).toHaveLength(0);
+  });
+
+  it('caps the daily budget before any request', async () => {
+    h = await connect({ config: { maxDailyBudgetMicros: 10_000_000 } });
+    const result = await h.call('create_ad_campaign', campaign);
+    expect(result.isError).toBe(true);
+    expect(result.text).toMatch(/APPMGMT_MAX_DAILY_BUDGET_MICROS/);
+    expect(h.sandbox.requests).toHaveLength(0);
+  });
+});
