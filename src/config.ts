@@ -97,7 +97,8 @@ export function loadConfig(
   const known = Object.fromEntries(
     Object.keys(ENV_VARS)
       .map((name) => [name, env[name]?.trim()])
-      .filter(([, value]) => value !== undefined && value !== ''),
+      // Some MCP Bundle hosts pass an unset optional setting as its literal `${user_config.x}`.
+      .filter(([, value]) => value !== undefined && value !== '' && !/^\$\{user_config\.[\w-]+\}$/.test(value)),
   );
   const parsed = ConfigSchema.safeParse(known);
   if (!parsed.success) {

@@ -28,6 +28,12 @@ describe('loadConfig', () => {
     expect(config.appId).toBeUndefined();
   });
 
+  it('treats an unfilled MCP Bundle placeholder as unset', () => {
+    const { config } = loadConfig({ APPMGMT_BASE_URL: 'https://a.example', APPMGMT_MONITORING_URL: '${user_config.monitoring_url}', APPMGMT_API_KEY: '${user_config.api_key}' });
+    expect(config.monitoringUrl).toBe('https://a.example');
+    expect(config.apiKey).toBeUndefined();
+  });
+
   it('refuses a malformed URL with the variable name', () => {
     expect(() => loadConfig({ APPMGMT_BASE_URL: 'not a url' })).toThrow(ConfigError);
     expect(() => loadConfig({ APPMGMT_BASE_URL: 'ftp://x.example' })).toThrow(/APPMGMT_BASE_URL must be an http\(s\) URL/);

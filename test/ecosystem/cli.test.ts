@@ -1,0 +1,228 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENV_VARS } from '../../src/config.js';
+import { startSandbox, type Sandbox } from '../../src/sandbox/http.js';
+import { TOOLS } from '../../src/tools/index.js';
+
+// The built bin as a user or a client starts it. Mode logic itself is tested in test/server.test.ts;
+// here: the flags and variables reach it, and the process behaves well at its edges.
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const BIN = fileURLToPath(new URL('../../dist/index.js', import.meta.url));
+const pkg = JSON.parse(readFileSync(`${root}/package.json`, 'utf8'));
+const NAMES = TOOLS.map((tool) => tool.name);
+const READ_TOOLS = ['list_campaign_suggestions', 'get_scheduling_job', 'get_workspace_analytics'];
+const cleanEnv = () => Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('APPMGMT_'))) as Record<string, string>;
+
+interface Exit {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the bin with stdin left open, as a terminal would: it must end by itself. */
+function run(args: string[], env: Record<string, string> = {}): Promise<Exit> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env: { ...cleanEnv(), ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+async function connect(args: string[], env: Record<string, string> = {}) {
+  // StdioClientTransport adds only PATH, HOME and the like: no APPMGMT_* leaks from this process.
+  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, ...args], env, stderr: 'pipe' });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk));
+  const client = new Client({ name: 'cli-test', version: '1.0.0' });
+  await client.connect(transport);
+  return { client, stderr: () => stderr };
+}
+
+async function toolNames(args: string[], env: Record<string, string> = {}): Promise<string[]> {
+  const { client } = await connect(args, env);
+  try {
+    return (await client.listTools()).tools.map((tool) => tool.name);
+  } finally {
+    await client.close();
+  }
+}
+
+describe('the command line', () => {
+  let sandbox: Sandbox;
+  let apiEnv: Record<string, string>;
+
+  beforeAll(async () => {
+    sandbox = await startSandbox();
+    const { accessToken, apiKey, monitoringApiKey } = sandbox.simulation.credentials;
+    apiEnv = { APPMGMT_BASE_URL: sandbox.url, APPMGMT_ACCESS_TOKEN: accessToken, APPMGMT_API_KEY: apiKey, APPMGMT_MONITORING_API_KEY: monitoringApiKey };
+  });
+  afterAll(() => sandbox?.close());
+
+  it('--help lists every flag and variable and exits 0 without starting the server', async () => {
+    const { code, stdout, stderr } = await run(['--help']);
+    expect(code).toBe(0);
+    const help = stdout + stderr;
+    expect(help).toContain(`app-management-mcp ${pkg.version}`);
+    for (const flag of ['--sandbox', '--sandbox-world', '--read-only', '--app-id', '--tools', '--port', '--version']) expect(help).toContain(flag);
+    for (const name of Object.keys(ENV_VARS)) expect(help).toContain(name);
+    expect(help).toMatch(/sandbox \[--port N\]/);
+  });
+
+  it('--version prints the package version and exits 0', async () => {
+    const { code, stdout, stderr } = await run(['--version']);
+    expect(code).toBe(0);
+    expect((stdout + stderr).trim()).toContain(pkg.version);
+  });
+
+  it.each<{ how: string; args: string[]; env: Record<string, string> }>([
+    { how: '--read-only', args: ['--read-only'], env: {} },
+    { how: 'APPMGMT_READ_ONLY=true', args: [], env: { APPMGMT_READ_ONLY: 'true' } },
+  ])('$how registers only the read tools', async ({ args, env }) => {
+    expect(await toolNames(['--sandbox', ...args], env)).toEqual(READ_TOOLS);
+  });
+
+  it.each<{ how: string; args: string[]; env: Record<string, string> }>([
+    { how: '--app-id', args: ['--app-id', 'app_demo'], env: {} },
+    { how: 'APPMGMT_APP_ID', args: [], env: { APPMGMT_APP_ID: 'app_demo' } },
+  ])('$how removes app_id from every schema and fills it in', async ({ args, env }) => {
+    const { client } = await connect(args, { ...apiEnv, ...env });
+    try {
+      const { tools } = await client.listTools();
+      expect(tools).toHaveLength(NAMES.length);
+      for (const tool of tools) expect(Object.keys(tool.inputSchema.properties ?? {}), tool.name).not.toContain('app_id');
+      const seen = sandbox.requests.length;
+      await client.callTool({ name: 'get_scheduling_job', arguments: { job_id: 'job_empty' } });
+      expect(sandbox.requests.slice(seen).map((request) => request.rawPath)).toEqual([
+        '/api/apps/app_demo/social-calendar/posts/schedule/job_empty',
+      ]);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('--tools enables only the named tools, in registry order', async () => {
+    expect(await toolNames(['--sandbox', '--tools', 'push_app_to_repo, get_scheduling_job'])).toEqual(['get_scheduling_job', 'push_app_to_repo']);
+  });
+
+  it('--tools with an unknown name stops start-up and lists the valid names', () => {
+    const exit = spawnSync(process.execPath, [BIN, '--tools', 'get_scheduling_job,bogus_tool'], { env: cleanEnv(), encoding: 'utf8', input: '' });
+    expect(exit.status).not.toBe(0);
+    expect(exit.stdout).toBe('');
+    expect(exit.stderr).toContain('bogus_tool');
+    for (const name of NAMES) expect(exit.stderr).toContain(name);
+  });
+
+  it.each([
+    { how: 'live API', args: [] },
+    { how: '--sandbox', args: ['--sandbox'] },
+  ])('exits once the client closes stdin ($how)', async ({ args }) => {
+    // The MCP stdio shutdown: the client closes the server's stdin and waits for it to exit.
+    const child = spawn(process.execPath, [BIN, ...args], { env: cleanEnv() });
+    try {
+      let stdout = '';
+      const answered = new Promise<void>((resolve) =>
+        child.stdout.on('data', (chunk: Buffer) => {
+          stdout += chunk;
+          if (stdout.includes('"id":1')) resolve();
+        }),
+      );
+      const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+      child.stdin.write(
+        `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'eof', version: '1' } } })}\n`,
+      );
+      await answered;
+      child.stdin.end();
+      expect(await exited).toBe(0);
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill();
+    }
+  }, 10_000);
+
+  const script = spawnSync('script', ['--version'], { encoding: 'utf8' });
+  const hasScript = script.status === 0 && /util-linux/.test(script.stdout);
+
+  // `script` (util-linux) gives the server a pseudo-terminal; stdout goes to /dev/null, so all we read is stderr.
+  it.skipIf(!hasScript)('says on stderr what it is and how to connect when run in a terminal with no client', async () => {
+    const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
+    const child = spawn('script', ['-qc', `${quote(process.execPath)} ${quote(BIN)} 1>/dev/null`, '/dev/null'], { env: cleanEnv() });
+    try {
+      let terminal = '';
+      await new Promise<void>((resolve) =>
+        child.stdout.on('data', (chunk: Buffer) => {
+          terminal += chunk;
+          if (/MCP client[^\n]*\n/.test(terminal)) resolve();
+        }),
+      );
+      expect(terminal).toMatch(/app-management-mcp/);
+      expect(terminal).toMatch(/waiting for an MCP client/);
+      expect(terminal).toMatch(/--help|README/);
+      const exited = new Promise((resolve) => child.on('close', resolve));
+      child.stdin.end();
+      await exited;
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill();
+    }
+  }, 10_000);
+
+  it('says nothing about connecting when a client is attached', async () => {
+    const { client, stderr } = await connect(['--sandbox']);
+    await client.listTools();
+    await client.close();
+    expect(stderr()).not.toMatch(/waiting for an MCP client/);
+  });
+});
+
+describe("the README's client setup", () => {
+  const readme = readFileSync(`${root}/README.md`, 'utf8');
+  const section = readme.slice(readme.indexOf('## Connect a client'), readme.indexOf('## Troubleshooting'));
+  const blocks = (lang: string) => [...section.matchAll(new RegExp('```' + lang + '\\n([\\s\\S]*?)```', 'g'))].map((m) => m[1]!);
+
+  it('has JSON snippets that parse and start dist/index.js with known variables only', () => {
+    const configs = blocks('json').map((text) => JSON.parse(text) as Record<string, Record<string, { command: string; args: string[]; env?: Record<string, string>; type?: string }>>);
+    expect(configs.length).toBeGreaterThanOrEqual(4);
+    for (const config of configs) {
+      const servers = Object.values(config.mcpServers ?? config.servers ?? {});
+      expect(servers.length).toBeGreaterThan(0);
+      for (const server of servers) {
+        expect(server.command).toBe('node');
+        expect(server.args[0]).toMatch(/^\/absolute\/path\/to\/app-management-mcp\/dist\/index\.js$/);
+        for (const name of Object.keys(server.env ?? {})) expect(Object.keys(ENV_VARS)).toContain(name);
+      }
+      if (config.servers) {
+        const inputs = (config.inputs ?? []) as unknown as Array<{ id: string; type: string; password?: boolean }>;
+        for (const server of Object.values(config.servers)) {
+          expect(server.type).toBe('stdio');
+          for (const [, id] of JSON.stringify(server.env).matchAll(/\$\{input:([^}]+)\}/g)) {
+            expect(inputs.find((input) => input.id === id)).toMatchObject({ type: 'promptString', password: true });
+          }
+        }
+      }
+    }
+  });
+
+  it('puts the server name before --env in claude mcp add', () => {
+    const adds = blocks('sh').flatMap((text) => text.replace(/\\\n\s*/g, ' ').split('\n')).filter((line) => line.startsWith('claude mcp add'));
+    expect(adds.length).toBeGreaterThan(0);
+    for (const line of adds) expect(line).toMatch(/^claude mcp add [a-z][a-z-]*(?: [^]*?)? -- node \/absolute\/path\/to\/app-management-mcp\/dist\/index\.js/);
+  });
+
+  it('examples/stdio-client.mjs lists the tools and calls one against the sandbox', async () => {
+    const child = spawn(process.execPath, [`${root}/examples/stdio-client.mjs`], { env: cleanEnv() });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(stdout.split('\n')[0]).toBe(`tools: ${NAMES.join(', ')}`);
+    expect(stdout).toMatch(/^\[sandbox\] .*job_empty/m);
+    expect(code, stdout + stderr).toBe(0);
+  });
+});

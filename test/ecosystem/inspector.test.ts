@@ -1,0 +1,124 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+// The official MCP Inspector CLI (@modelcontextprotocol/inspector 2.x, a client nobody here wrote)
+// against the built bundle with its in-process sandbox. Each CLI run starts its own server, so the
+// sandbox world is fresh for every call. `--strict` reports schema portability problems and exits 6
+// when one has error severity; `--format json` prints one JSON object; a tool result with isError
+// makes the CLI exit 5.
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const INSPECTOR = fileURLToPath(new URL('../../node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js', import.meta.url));
+// Runs are mostly waiting on child processes, so a few in flight pay off even on two cores.
+const CONCURRENCY = 4;
+const SERVER = ['--', process.execPath, fileURLToPath(new URL('../../dist/index.js', import.meta.url)), '--sandbox'];
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function inspector(args: string[]): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('APPMGMT_')));
+    const child = spawn(process.execPath, [INSPECTOR, '--cli', '--format', 'json', ...args, ...SERVER], { cwd: root, env });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** Runs `jobs` with at most `limit` in flight, keeping the order of results. */
+async function bounded<T, R>(items: T[], limit: number, job: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await job(items[index]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
+/** One call per tool against the sandbox world (app_demo, ws_demo, cmp_demo, job_empty, grp_design). */
+const CALLS: Array<{ tool: string; args: Record<string, unknown>; warning?: boolean; structured?: boolean }> = [
+  { tool: 'customize_app_email', args: { app_id: 'app_demo', email_type: 'password_reset' } },
+  {
+    tool: 'create_ad_campaign',
+    args: {
+      app_id: 'app_demo',
+      campaign_name: 'Inspector check',
+      campaign_type: 'SMART',
+      daily_budget_micros: 5_000_000,
+      landing_page: 'https://example.com/',
+      keyword_themes: ['app builder'],
+    },
+    warning: true,
+  },
+  { tool: 'list_campaign_suggestions', args: { app_id: 'app_demo', campaign_id: 'cmp_demo' }, structured: true },
+  { tool: 'share_app_with_groups', args: { app_id: 'app_demo', group_ids: ['grp_design'] } },
+  { tool: 'get_scheduling_job', args: { app_id: 'app_demo', job_id: 'job_empty' }, structured: true },
+  { tool: 'resolve_repo_conflicts', args: { app_id: 'app_demo' }, warning: true },
+  { tool: 'push_app_to_repo', args: { app_id: 'app_demo' } },
+  { tool: 'get_workspace_analytics', args: { workspace_id: 'ws_demo' }, structured: true },
+];
+
+/** The Inspector's `--tool-arg key=value` syntax: values are parsed as JSON when they parse. */
+const toolArgs = (args: Record<string, unknown>) =>
+  Object.entries(args).map(([key, value]) => `${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`);
+
+interface Finding {
+  severity: string;
+  schema: string;
+  path: string;
+  issue: string;
+}
+
+describe('the MCP Inspector CLI', () => {
+  let list: Run;
+  let calls: Run[];
+
+  beforeAll(async () => {
+    const runs = [['--strict', '--method', 'tools/list'], ...CALLS.map(({ tool, args }) => ['-q', '--method', 'tools/call', '--tool-name', tool, '--tool-arg', ...toolArgs(args)])];
+    const [first, ...rest] = await bounded(runs, CONCURRENCY, inspector);
+    list = first!;
+    calls = rest;
+  }, 60_000);
+
+  it('lists every tool with --strict schema checks passing', () => {
+    expect(list.code, list.stderr).toBe(0);
+    const answer = JSON.parse(list.stdout) as {
+      result: { tools: Array<{ name: string; outputSchema?: unknown }> };
+      schemaFindings?: Array<{ toolName: string; findings: Finding[] }>;
+    };
+    expect(answer.result.tools.map((tool) => tool.name)).toEqual(CALLS.map((call) => call.tool));
+    const errors = (answer.schemaFindings ?? []).flatMap(({ toolName, findings }) =>
+      findings.filter((finding) => finding.severity === 'error').map((f) => `${toolName} ${f.schema}.${f.path}: ${f.issue}`),
+    );
+    expect(errors).toEqual([]);
+    expect(list.stderr).toMatch(/\b0 errors\b/);
+    const withOutput = answer.result.tools.filter((tool) => tool.outputSchema).map((tool) => tool.name);
+    expect(withOutput).toEqual(CALLS.filter((call) => call.structured).map((call) => call.tool));
+  });
+
+  it.each(CALLS.map((call, index) => ({ ...call, index })))('calls $tool and gets a proper result', ({ tool, warning, structured, index }) => {
+    const run = calls[index]!;
+    expect(run.code, `${tool}: ${run.stdout}${run.stderr}`).toBe(0);
+    const { result } = JSON.parse(run.stdout) as {
+      result: { content: Array<{ type: string; text?: string }>; isError?: boolean; structuredContent?: Record<string, unknown> };
+    };
+    expect(result.isError).toBeFalsy();
+    expect(result.content[0]?.type).toBe('text');
+    const text = result.content.map((part) => part.text ?? '').join('\n');
+    expect(text).toMatch(/^\[sandbox\] /);
+    if (warning) expect(text).toMatch(/CONFIRMATION NEEDED[\s\S]*confirm: true/);
+    else expect(text).not.toMatch(/CONFIRMATION NEEDED/);
+    if (structured) expect(result.structuredContent).toBeTypeOf('object');
+  });
+});
