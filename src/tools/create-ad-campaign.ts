@@ -103,7 +103,7 @@ function resultText(app: string, campaign: Campaign): string {
     campaign.primary_status_reasons?.length ? `reasons ${campaign.primary_status_reasons.map((r) => sanitize(r, 60)).join(', ')}` : undefined,
     campaign.learning_ends_at ? `learning period ends ${sanitize(campaign.learning_ends_at, 40)}` : undefined,
   ].filter(Boolean);
-  if (review.length) lines.push(`${review.join('; ')}.`);
+  if (review.length) lines.push(`Ad platform: ${review.join('; ')}.`);
   lines.push(
     `Next: check its status in the service (do not assume it serves); in a few days call list_campaign_suggestions with campaign_id ${id}.`,
   );

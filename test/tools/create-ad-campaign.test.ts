@@ -318,7 +318,7 @@ describe('create_ad_campaign', () => {
       expect(result.text).toMatchInlineSnapshot(`
         "Created campaign cmp_1 ("Spring sale", PERFORMANCE_MAX) on app app_demo; adnet id 20123456789.
         Status: ENABLED: serving once the ad platform allows it; it spends up to about the daily budget each day.
-        review UNDER_REVIEW; primary status LIMITED; reasons CAMPAIGN_BUDGET_LIMITED; learning period ends 2026-11-16T09:00:00Z.
+        Ad platform: review UNDER_REVIEW; primary status LIMITED; reasons CAMPAIGN_BUDGET_LIMITED; learning period ends 2026-11-16T09:00:00Z.
         Next: check its status in the service (do not assume it serves); in a few days call list_campaign_suggestions with campaign_id cmp_1."
       `);
     });
