@@ -1,22 +1,59 @@
-// Bundles src/ into dist/ with esbuild: minified ESM for Node 20. The sandbox and the HTTP client
-// live in separate chunks loaded on first use, so start-up parses only what `initialize` needs.
+// Bundles src/ into dist/ with esbuild, minified for Node 20, in two files:
+//   dist/server-HASH.cjs  the whole server (src/index.ts) as one CommonJS file, so that src/bin.ts can
+//                         compile it with a V8 code cache. The sandbox and the HTTP client stay behind
+//                         dynamic imports: they are compiled, but run only on first use.
+//   dist/index.js         the executable (src/bin.ts), which runs that file.
+// Then one short session of the built server writes the code cache (dist/server-HASH.cjs.cache), so
+// the first start after a build is as fast as every later one and dist/ does not change under tests.
+import { spawn } from 'node:child_process';
+import { existsSync, rmSync } from 'node:fs';
+import { basename } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { build } from 'esbuild';
-import { rmSync } from 'node:fs';
 
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
-const result = await build({
-  entryPoints: { index: 'src/index.ts' },
+const common = {
   outdir: 'dist',
   bundle: true,
-  splitting: true,
-  format: 'esm',
   platform: 'node',
   target: 'node20',
   minify: true,
   legalComments: 'none',
-  chunkNames: 'chunks/[name]-[hash]',
   metafile: true,
   logLevel: 'warning',
+};
+const server = await build({
+  ...common,
+  entryPoints: { server: 'src/index.ts' },
+  entryNames: '[name]-[hash]', // a new bundle never meets the code cache of an old one
+  format: 'cjs',
+  outExtension: { '.js': '.cjs' },
 });
-const bytes = Object.entries(result.metafile.outputs).reduce((sum, [, out]) => sum + out.bytes, 0);
-process.stderr.write(`built dist/ (${Object.keys(result.metafile.outputs).length} files, ${(bytes / 1024).toFixed(0)} KiB)\n`);
+const [bundle] = Object.keys(server.metafile.outputs);
+const bin = await build({
+  ...common,
+  entryPoints: { index: 'src/bin.ts' },
+  format: 'esm',
+  define: { BUNDLE: JSON.stringify(`./${basename(bundle)}`) },
+});
+const outputs = Object.values({ ...server.metafile.outputs, ...bin.metafile.outputs });
+const bytes = outputs.reduce((sum, out) => sum + out.bytes, 0);
+const cached = await primeCodeCache(`${bundle}.cache`);
+process.stderr.write(`built dist/ (${(bytes / 1024).toFixed(0)} KiB in ${outputs.length} files${cached ? ', plus the code cache' : ''})\n`);
+
+/** Runs the server through initialize and tools/list until src/bin.ts has written `cacheFile` (at most 5 s). */
+async function primeCodeCache(cacheFile) {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('APPMGMT_')));
+  const child = spawn(process.execPath, ['dist/index.js'], {
+    env: { ...env, APPMGMT_BASE_URL: 'http://127.0.0.1:9', APPMGMT_LOG_LEVEL: 'error' }, // never called
+    stdio: ['pipe', 'ignore', 'inherit'],
+  });
+  const send = (message) => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
+  send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'build', version: '1' } } });
+  send({ method: 'notifications/initialized' });
+  send({ id: 2, method: 'tools/list' });
+  for (let wait = 0; wait < 100 && !existsSync(cacheFile) && child.exitCode === null; wait++) await sleep(50);
+  child.kill();
+  if (!existsSync(cacheFile)) process.stderr.write('build: no code cache was written; the server will start slower\n');
+  return existsSync(cacheFile);
+}

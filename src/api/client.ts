@@ -1,7 +1,7 @@
 import ky, { HTTPError, TimeoutError, type Options } from 'ky';
 import type { z } from 'zod';
 import type { Config } from '../config.js';
-import { ApiError, CancelledError, ConfigError, UnreachableError } from '../errors.js';
+import { ApiError, AppError, CancelledError, ConfigError, UnreachableError } from '../errors.js';
 import type { Log } from '../log.js';
 import { paths } from './paths.js';
 import {
@@ -92,8 +92,9 @@ export function createApiClient(options: ApiClientOptions) {
     }
     const parsed = request.schema.safeParse(body);
     if (!parsed.success) {
-      log.warn(`unexpected answer from ${request.path}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
-      throw new ApiError(200, { detail: 'The service answered in an unexpected shape.' });
+      const issues = parsed.error.issues.slice(0, 3).map((i) => `${i.path.join('.') || 'answer'}: ${i.message}`).join('; ');
+      log.warn(`unexpected answer from ${request.method.toUpperCase()} ${request.path}: ${issues}`);
+      throw new AppError(`The service answered in an unexpected shape (${issues}). The API may have changed; retrying will not help.`);
     }
     return parsed.data;
   }
@@ -128,21 +129,21 @@ export function createApiClient(options: ApiClientOptions) {
   }
 
   return {
-    customizeAppEmail: (appId: string, emailType: string, call: CallOptions = {}) =>
+    customizeAppEmail: async (appId: string, emailType: string, call: CallOptions = {}) =>
       send({ ...call, method: 'post', path: paths.customizeAppEmail(appId, emailType), credential: 'accessToken', schema: CustomizedEmailSchema, retry: true }),
-    createAdCampaign: (appId: string, body: Record<string, unknown>, call: CallOptions = {}) =>
+    createAdCampaign: async (appId: string, body: Record<string, unknown>, call: CallOptions = {}) =>
       send({ ...call, method: 'post', path: paths.createAdCampaign(appId), credential: 'accessToken', schema: CampaignSchema, json: body, retry: false }),
-    listCampaignSuggestions: (appId: string, campaignId: string, call: CallOptions = {}) =>
+    listCampaignSuggestions: async (appId: string, campaignId: string, call: CallOptions = {}) =>
       send({ ...call, method: 'get', path: paths.listCampaignSuggestions(appId, campaignId), credential: 'accessToken', schema: SuggestionsSchema, retry: true }),
-    shareAppWithGroups: (appId: string, body: { group_ids: string[]; role?: string }, call: CallOptions = {}) =>
+    shareAppWithGroups: async (appId: string, body: { group_ids: string[]; role?: string }, call: CallOptions = {}) =>
       send({ ...call, method: 'post', path: paths.shareAppWithGroups(appId), credential: 'accessToken', schema: GroupShareResultSchema, json: body, retry: true }),
-    getSchedulingJob: (appId: string, jobId: string, call: CallOptions = {}) =>
+    getSchedulingJob: async (appId: string, jobId: string, call: CallOptions = {}) =>
       send({ ...call, method: 'get', path: paths.getSchedulingJob(appId, jobId), credential: 'apiKey', schema: SchedulingJobSchema, retry: true }),
-    resolveRepoConflicts: (appId: string, call: CallOptions = {}) =>
+    resolveRepoConflicts: async (appId: string, call: CallOptions = {}) =>
       send({ ...call, method: 'post', path: paths.resolveRepoConflicts(appId), credential: 'accessToken', schema: ResolveOutcomeSchema, retry: false, timeoutMs: config.resolveTimeoutMs }),
-    pushAppToRepo: (appId: string, call: CallOptions = {}) =>
+    pushAppToRepo: async (appId: string, call: CallOptions = {}) =>
       send({ ...call, method: 'post', path: paths.pushAppToRepo(appId), credential: 'accessToken', schema: PushOutcomeSchema, retry: true }),
-    getWorkspaceAnalytics: (workspaceId: string, call: CallOptions = {}) =>
+    getWorkspaceAnalytics: async (workspaceId: string, call: CallOptions = {}) =>
       send({ ...call, method: 'get', path: paths.getWorkspaceAnalytics(workspaceId), credential: 'monitoringApiKey', schema: AnalyticsSchema, retry: true, monitoring: true }),
   };
 }
