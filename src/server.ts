@@ -1,8 +1,16 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
+import {
+  ListToolsRequestSchema,
+  type CallToolResult,
+  type ServerNotification,
+  type ServerRequest,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { z } from 'zod';
-import { createApiClient, type ApiClient } from './api/client.js';
+import type { ApiClient } from './api/client.js';
 import { secretsOf, type Config } from './config.js';
 import { createConfirmations, type Decision } from './confirm.js';
 import {
@@ -65,30 +73,27 @@ export function createServer(deps: ServerDeps): McpServer {
   const clock = deps.clock ?? realClock;
   const redact = redactor(secretsOf(config));
   const confirmations = createConfirmations(clock.now);
-  let api = deps.api;
-  const getApi = () => (api ??= createApiClient({ config, log }));
+  // The HTTP client loads on the first tool call: importing ky probes fetch, which costs ~20 ms of start-up.
+  let api: Promise<ApiClient> | undefined = deps.api && Promise.resolve(deps.api);
+  const getApi = () => (api ??= import('./api/client.js').then(({ createApiClient }) => createApiClient({ config, log })));
 
   const server = new McpServer(
     { name: SERVER_NAME, version: SERVER_VERSION },
-    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+    { capabilities: { tools: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: lazyValidator() },
   );
 
+  const listing: Array<() => Tool> = [];
   for (const tool of selectTools(config, deps.tools)) {
     const { app_id, ...rest } = tool.input as z.ZodRawShape;
-    const shape: z.ZodRawShape = {
+    const inputSchema = z.strictObject({
       ...(config.appId || !app_id ? {} : { app_id }),
       ...rest,
       ...(tool.cost === 'none' ? {} : { confirm: confirmField }),
-    };
+    });
+    const outputSchema = tool.output ? z.object(tool.output) : undefined;
     server.registerTool(
       tool.name,
-      {
-        title: tool.title,
-        description: tool.description,
-        inputSchema: z.strictObject(shape),
-        outputSchema: tool.output ? z.object(tool.output) : undefined,
-        annotations: { title: tool.title, ...tool.annotations },
-      },
+      { title: tool.title, description: tool.description, inputSchema, outputSchema, annotations: tool.annotations },
       async (args: Record<string, unknown>, extra: Extra) => {
         try {
           const result = await call(tool, config.appId ? { ...args, app_id: config.appId } : args, extra);
@@ -98,13 +103,25 @@ export function createServer(deps: ServerDeps): McpServer {
         }
       },
     );
+    listing.push(() => ({
+      name: tool.name,
+      title: tool.title,
+      description: tool.description,
+      inputSchema: jsonSchema(inputSchema, 'input') as Tool['inputSchema'],
+      ...(outputSchema ? { outputSchema: jsonSchema(outputSchema, 'output') as Tool['outputSchema'] } : {}),
+      annotations: tool.annotations,
+    }));
   }
+  // Our own tools/list, built on first request from the very schemas the SDK validates with, minus
+  // the "$schema" and "execution" boilerplate it adds to every entry (about 20 tokens a tool).
+  let tools: Tool[] | undefined;
+  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: (tools ??= listing.map((entry) => entry())) }));
 
-  function context(extra: Extra): ToolContext {
+  async function context(extra: Extra): Promise<ToolContext> {
     const token = extra._meta?.progressToken;
     let step = 0;
     return {
-      api: getApi(),
+      api: await getApi(),
       config,
       clock,
       signal: extra.signal,
@@ -125,7 +142,7 @@ export function createServer(deps: ServerDeps): McpServer {
     if (config.readOnly && !tool.annotations.readOnlyHint) {
       throw new RefusedError(`${tool.name} is disabled: the server runs in read-only mode (APPMGMT_READ_ONLY). Nothing was sent.`);
     }
-    if (tool.cost === 'none') return tool.run(args, context(extra));
+    if (tool.cost === 'none') return tool.run(args, await context(extra));
 
     const { confirm, ...request } = args;
     const warning = tool.gate.warning(request, config); // local checks throw before anything is sent
@@ -134,7 +151,7 @@ export function createServer(deps: ServerDeps): McpServer {
 
     await askHuman(tool, request, extra);
     try {
-      const result = await tool.run(request, context(extra));
+      const result = await tool.run(request, await context(extra));
       confirmations.settle(tool.name, request);
       return result;
     } catch (error) {
@@ -203,6 +220,7 @@ export function createServer(deps: ServerDeps): McpServer {
   function unknownOutcome(error: unknown): string | undefined {
     if (error instanceof UnreachableError) return error.kind === 'timeout' ? `no answer within ${Math.round((error.timeoutMs ?? 0) / 1000)} s` : 'the connection failed or dropped';
     if (error instanceof ApiError && (error.status >= 500 || error.status === 409)) return `the service answered ${error.status}`;
+    if (error instanceof CancelledError) return 'the call was cancelled while the request was on its way';
     return undefined;
   }
 
@@ -220,4 +238,16 @@ function warningText(tool: AnyTool, warning: string, decision: Extract<Decision,
     ? `\nEarlier attempt: a confirmed call with these arguments at ${new Date(decision.earlier.at).toISOString()} ended with an unknown outcome (${decision.earlier.what}). Check whether it took effect before confirming again.`
     : '';
   return `${lead}${earlier}\n${warning}\nTo proceed, show this to the user and, if they agree, call ${tool.name} again with the same arguments plus confirm: true within 10 minutes.`;
+}
+
+/** The SDK's validator of elicitation answers, built on first use: building it costs ~4 ms of start-up. */
+function lazyValidator(): jsonSchemaValidator {
+  let ajv: AjvJsonSchemaValidator | undefined;
+  return { getValidator: (schema) => (ajv ??= new AjvJsonSchemaValidator()).getValidator(schema) };
+}
+
+/** JSON Schema of a zod schema as clients read it (draft-7, like the SDK), without "$schema". */
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
+  const { $schema: _, ...rest } = z.toJSONSchema(schema, { target: 'draft-7', io });
+  return rest;
 }

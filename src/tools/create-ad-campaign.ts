@@ -7,7 +7,7 @@ export const createAdCampaign = defineTool({
   name: 'create_ad_campaign',
   title: 'Create Ad Campaign',
   description:
-    "Create a SMART or PERFORMANCE_MAX ad campaign on the app's adnet account. Spends real money (the daily budget) once it serves. Two calls: the first checks the inputs and returns a cost warning for the user; after they agree, repeat with the same arguments plus confirm: true. May start PAUSED. Never retried; after an unknown outcome check the app's campaigns before creating again. Returns the campaign id for list_campaign_suggestions.",
+    "Create a SMART or PERFORMANCE_MAX ad campaign on the app's adnet account. Spends real money (the daily budget) once it serves. Two calls: the first checks the inputs and returns a cost warning for the user; after they agree, repeat with the same arguments plus confirm: true. May start PAUSED. Never retried. Returns the campaign id for list_campaign_suggestions.",
   input: campaignInput,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   cost: 'money',

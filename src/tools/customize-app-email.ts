@@ -10,7 +10,7 @@ export const customizeAppEmail = defineTool({
   name: 'customize_app_email',
   title: 'Customize App Email',
   description:
-    "Make one of the app's four built-in emails app-owned: the app then sends its own editable copy, with placeholders such as {{first_name}}; edit it in the service afterwards. Needs a paid workspace plan. Safe to repeat: an existing template is returned unchanged. Beta.",
+    "Make one of the app's four built-in emails app-owned: the app then sends its own editable copy; edit it in the service afterwards. Needs a paid workspace plan. Safe to repeat: an existing template is returned unchanged. Beta.",
   input: {
     app_id: appId,
     email_type: z.enum(EMAIL_TYPES).describe('Which built-in email to customize.'),

@@ -17,4 +17,4 @@ export const appId = id('ID of the app.');
 export const confirm = z
   .boolean()
   .optional()
-  .describe('Leave unset first: you get a cost warning and nothing happens. Set true, with the same arguments, only after the user agreed.');
+  .describe('Omit at first (a cost warning, nothing sent). true on the second call, same arguments, once the user agreed.');

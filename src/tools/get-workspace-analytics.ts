@@ -33,17 +33,17 @@ type Facts = {
 
 // Values are numbers, short strings or flags; typed as unknown because a union becomes a JSON
 // type list, which the registry forbids in every schema.
-const figures = z.record(z.string(), z.unknown()).describe('Numbers, short strings, flags; nested keys as a.b.');
+const figures = z.record(z.string(), z.unknown());
 
 export const getWorkspaceAnalytics = defineTool({
   name: 'get_workspace_analytics',
   title: 'Get Workspace Analytics',
   description:
-    "Key figures of a workspace's monitoring analytics: summary KPIs, credit pool (tier, message limits, credits, over-limit flags), member allocations. Workspace admins and owners only (Enterprise). Read-only, free.",
+    "Key figures of a workspace's monitoring analytics: summary KPIs, credit pool, member allocations. Workspace admins and owners only (Enterprise). Read-only, free.",
   input: { workspace_id: id('ID of the workspace.') },
   output: {
     workspace_id: z.string(),
-    summary: figures,
+    summary: figures.describe('Numbers, short strings, flags; nested keys as a.b (also in credit_pool).'),
     credit_pool: figures,
     member_allocations_count: z.number(),
     other_keys: z.array(z.string()),

@@ -9,21 +9,20 @@ const SEVERITY_ORDER = ['high', 'medium', 'low'];
 // token budget for them, titles of 80 characters, a description excerpt only on the most severe few.
 const MAX_SHOWN = 30;
 /** Estimated tokens (approxTokens) for all rows, text line and facts together. */
-const ROWS_BUDGET = 1_900;
+const ROWS_BUDGET = 1_800;
 const TITLE_MAX = 80;
 const DESCRIBED = 3;
-const DESCRIPTION_MAX = 100;
+const DESCRIPTION_MAX = 80;
 
 // No title or description: untrusted prose stays in the text, scripts get what they act on.
 const SuggestionFacts = z.object({
   id: z.string(),
-  severity: z.string(),
   action: z.string().optional(),
   campaign_ids: z.array(z.string()).optional().describe('Only when not just campaign_id.'),
-  proposed_daily_budget: z.number().optional(),
+  daily_budget: z.number().optional().describe('Proposed daily budget, currency units.'),
   source: z.string().optional(),
   recommendation_type: z.string().optional(),
-});
+}).meta({ id: 'Suggestion' }); // one definition, referenced by the four severity lists
 type Facts = z.infer<typeof SuggestionFacts>;
 
 export const listCampaignSuggestions = defineTool({
@@ -40,7 +39,10 @@ export const listCampaignSuggestions = defineTool({
     campaign_id: z.string(),
     count: z.number(),
     adnet_included: z.boolean(),
-    suggestions: z.array(SuggestionFacts),
+    high: z.array(SuggestionFacts),
+    medium: z.array(SuggestionFacts),
+    low: z.array(SuggestionFacts),
+    other: z.array(SuggestionFacts).optional(),
   },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   cost: 'none',
@@ -57,11 +59,12 @@ export const listCampaignSuggestions = defineTool({
       .sort((a, b) => rank(a.suggestion) - rank(b.suggestion) || a.index - b.index)
       .map(({ suggestion }) => suggestion);
     const rows = fit(sorted, campaign_id);
-    const facts = rows.map((row) => row.fact);
     const adnetIncluded = sorted.some((suggestion) => suggestion.source === 'adnet');
+    const grouped: Record<string, Facts[]> = { high: [], medium: [], low: [] };
+    for (const { severity, fact } of rows) (grouped[SEVERITY_ORDER.includes(severity) ? severity : 'other'] ??= []).push(fact);
     return {
       text: describe(campaign_id, sorted, rows, adnetIncluded),
-      structured: { campaign_id, count: sorted.length, adnet_included: adnetIncluded, suggestions: facts },
+      structured: { campaign_id, count: sorted.length, adnet_included: adnetIncluded, ...grouped },
     };
   },
 });
@@ -72,6 +75,7 @@ function rank(suggestion: Suggestion): number {
 }
 
 interface Row {
+  severity: string;
   fact: Facts;
   text: string;
 }
@@ -85,7 +89,7 @@ function fit(sorted: Suggestion[], campaign: string): Row[] {
     const text = line(fact, suggestion, rows.length < DESCRIBED);
     used += approxTokens(text) + approxTokens(JSON.stringify(fact));
     if (used > ROWS_BUDGET && rows.length > 0) break;
-    rows.push({ fact, text });
+    rows.push({ severity: sanitize(suggestion.severity, 20).toLowerCase(), fact, text });
   }
   return rows;
 }
@@ -96,10 +100,9 @@ function toFacts(suggestion: Suggestion, campaign: string): Facts {
   const onlyThis = campaigns.length === 1 && campaigns[0] === campaign;
   return {
     id: sanitize(suggestion.id, 100),
-    severity: sanitize(suggestion.severity, 20),
     ...(suggestion.action ? { action: sanitize(suggestion.action, 40) } : {}),
     ...(campaigns.length > 0 && !onlyThis ? { campaign_ids: campaigns.map((c) => sanitize(c, 100)) } : {}),
-    ...(budget !== undefined ? { proposed_daily_budget: budget / 1_000_000 } : {}),
+    ...(budget !== undefined ? { daily_budget: budget / 1_000_000 } : {}),
     ...(suggestion.source ? { source: sanitize(suggestion.source, 20) } : {}),
     ...(suggestion.recommendation_type ? { recommendation_type: sanitize(suggestion.recommendation_type, 40) } : {}),
   };
@@ -129,8 +132,8 @@ function describe(campaign: string, sorted: Suggestion[], rows: Row[], adnetIncl
   const lines: string[] = [
     `${plural(sorted.length, 'suggestion')} for campaign ${campaign} (${counts.join(', ')}), most severe first; source is the service unless marked adnet:`,
   ];
-  rows.forEach(({ fact, text }, index) => {
-    if (fact.severity !== rows[index - 1]?.fact.severity) lines.push(`${idText(fact.severity)}:`);
+  rows.forEach(({ severity, text }, index) => {
+    if (severity !== rows[index - 1]?.severity) lines.push(`${idText(severity)}:`);
     lines.push(text);
   });
   const hidden = sorted.length - rows.length;

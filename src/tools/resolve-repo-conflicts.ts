@@ -10,7 +10,7 @@ export const resolveRepoConflicts = defineTool({
   name: 'resolve_repo_conflicts',
   title: 'Resolve Repository Conflicts',
   description:
-    "Run an AI turn over the files a repohost pull left in merge conflict and publish the result on the repository's default branch. Consumes credits; can take minutes. Two calls: the first returns a cost warning for the user; after they agree, repeat with confirm: true. Never retried. The result gives the outcome and the next step.",
+    "Run an AI turn over the files a repohost pull left in merge conflict and publish the result on the repository's default branch. Consumes credits; can take minutes. Two calls: the first returns a cost warning for the user; after they agree, repeat with confirm: true. Never retried.",
   input: { app_id: appId },
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   cost: 'credits',

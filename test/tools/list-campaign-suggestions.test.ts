@@ -74,6 +74,11 @@ const mixed = [
   },
 ];
 
+
+/** The shown suggestions' facts, most severe first, from the structured result. */
+function shown(structured: Record<string, unknown> | undefined): Array<{ id: string }> {
+  return ['high', 'medium', 'low', 'other'].flatMap((severity) => (structured?.[severity] as Array<{ id: string }> | undefined) ?? []);
+}
 describe('list_campaign_suggestions', () => {
   let h: Harness;
   beforeAll(async () => {
@@ -108,12 +113,12 @@ describe('list_campaign_suggestions', () => {
       campaign_id: CAMPAIGN,
       count: 4,
       adnet_included: true,
-      suggestions: [
-        { id: 'rec_budget', severity: 'high', action: 'edit_budget', proposed_daily_budget: 42.5, source: 'adnet', recommendation_type: 'CAMPAIGN_BUDGET' },
-        { id: 'sug_high2', severity: 'high' },
-        { id: 'sug_med1', severity: 'medium', action: 'open_campaign', campaign_ids: [CAMPAIGN, 'cmp_brand'] },
-        { id: 'sug_low1', severity: 'low', action: 'edit_sitelinks' },
+      high: [
+        { id: 'rec_budget', action: 'edit_budget', daily_budget: 42.5, source: 'adnet', recommendation_type: 'CAMPAIGN_BUDGET' },
+        { id: 'sug_high2' },
       ],
+      medium: [{ id: 'sug_med1', action: 'open_campaign', campaign_ids: [CAMPAIGN, 'cmp_brand'] }],
+      low: [{ id: 'sug_low1', action: 'edit_sitelinks' }],
     });
   });
 
@@ -128,7 +133,7 @@ describe('list_campaign_suggestions', () => {
     }));
     h.sandbox.script({ status: 200, body });
     const result = await h.call('list_campaign_suggestions', args);
-    const order = (result.structured?.suggestions as Array<{ id: string }>).map((fact) => fact.id);
+    const order = shown(result.structured).map((fact) => fact.id);
     expect(order).toEqual(['s2', 's4', 's5', 's0', 's3', 's1']);
     expect(result.text).toContain('(2 high, 1 medium, 2 low, 1 other)');
   });
@@ -141,7 +146,7 @@ describe('list_campaign_suggestions', () => {
     expect(text).not.toContain(DESCRIPTIONS[1]!.slice(0, 60)); // fourth in order: no description
     const quoted = text.split('\n').filter((line) => line.startsWith('  "'));
     expect(quoted).toHaveLength(3);
-    expect(quoted.every((line) => line.length <= 2 + 102)).toBe(true);
+    expect(quoted.every((line) => line.length <= 2 + 82)).toBe(true);
   });
 
   it('quotes severities, actions and sources that do not look like plain values', async () => {
@@ -159,7 +164,7 @@ describe('list_campaign_suggestions', () => {
     expect(result.isError).toBe(false);
     expect(result.text).toMatch(/^Nothing needs attention for campaign cmp_8d2e4f1a/);
     expect(result.text).toContain('may be missing because it can be unreachable');
-    expect(result.structured).toEqual({ campaign_id: CAMPAIGN, count: 0, adnet_included: false, suggestions: [] });
+    expect(result.structured).toEqual({ campaign_id: CAMPAIGN, count: 0, adnet_included: false, high: [], medium: [], low: [] });
     expect(result.text).toMatchSnapshot();
   });
 
@@ -176,7 +181,7 @@ describe('list_campaign_suggestions', () => {
     h.sandbox.script({ status: 200, body: suggestions(34) });
     const result = await h.call('list_campaign_suggestions', args);
     expect(result.structured?.count).toBe(34);
-    expect(result.structured?.suggestions).toHaveLength(30);
+    expect(shown(result.structured)).toHaveLength(30);
     expect(result.text).toContain('…and 4 more suggestions (same or lower severity), not shown.');
   });
 
@@ -186,7 +191,7 @@ describe('list_campaign_suggestions', () => {
     const result = await h.call('list_campaign_suggestions', args);
     const rawTokens = countTokens(JSON.stringify(raw));
     const resultTokens = countTokens(result.text) + countTokens(JSON.stringify(result.structured));
-    expect(result.structured?.suggestions).toHaveLength(30);
+    expect(shown(result.structured)).toHaveLength(30);
     expect(resultTokens).toBeLessThanOrEqual(0.4 * rawTokens);
     expect(resultTokens).toBeLessThan(2_000);
   });
@@ -203,9 +208,9 @@ describe('list_campaign_suggestions', () => {
       h.sandbox.script({ status: 200, body });
       const result = await h.call('list_campaign_suggestions', args);
       expect(countTokens(result.text) + countTokens(JSON.stringify(result.structured))).toBeLessThan(2_000);
-      const shown = (result.structured?.suggestions as unknown[]).length;
-      expect(shown).toBeLessThan(body.length);
-      expect(result.text).toContain(`…and ${body.length - shown} more suggestions (same or lower severity), not shown.`);
+      const count = shown(result.structured).length;
+      expect(count).toBeLessThan(body.length);
+      expect(result.text).toContain(`…and ${body.length - count} more suggestions (same or lower severity), not shown.`);
     }
   });
 
