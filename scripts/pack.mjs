@@ -53,7 +53,8 @@ mcpb('validate', join(root, 'manifest.json'));
 const stage = mkdtempSync(join(tmpdir(), 'app-management-mcp-pack-'));
 try {
   cpSync(join(root, 'manifest.json'), join(stage, 'manifest.json'));
-  cpSync(dist, join(stage, 'dist'), { recursive: true });
+  // The V8 code cache is left out: it belongs to one Node version, and the bundle writes its own on first run.
+  cpSync(dist, join(stage, 'dist'), { recursive: true, filter: (path) => !path.endsWith('.cache') });
   writeFileSync(join(stage, 'package.json'), `${JSON.stringify({ name: pkg.name, version: pkg.version, type: 'module' }, null, 2)}\n`);
   for (const doc of ['README.md', 'LICENSE']) if (existsSync(join(root, doc))) cpSync(join(root, doc), join(stage, doc));
 

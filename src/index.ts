@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 import { parseArgs } from 'node:util';
 import { ENV_VARS, loadConfig, secretsOf, type Config } from './config.js';
 import { ConfigError } from './errors.js';
@@ -72,8 +71,8 @@ async function main(argv: string[]): Promise<void> {
 }
 
 /** Starts the simulated service in this process and points the config at it with demo credentials. */
-async function attachSandbox(config: Config, worldFile?: string): Promise<void> {
-  const sandbox = await startSandboxFrom(worldFile, undefined, false);
+async function attachSandbox(config: Config, worldFile?: string) {
+  const sandbox = await startSandboxFrom(worldFile, { control: false, unref: true });
   const { accessToken, apiKey, monitoringApiKey } = sandbox.simulation.credentials;
   Object.assign(config, {
     baseUrl: sandbox.url,
@@ -85,20 +84,20 @@ async function attachSandbox(config: Config, worldFile?: string): Promise<void> 
   } satisfies Partial<Config>);
 }
 
-async function startSandboxFrom(worldFile: string | undefined, port: number | undefined, control: boolean) {
+async function startSandboxFrom(worldFile: string | undefined, options: { port?: number; control: boolean; unref?: boolean }) {
   const [{ startSandbox }, { createRealClock }, { loadWorldFile }] = await Promise.all([
     import('./sandbox/http.js'),
     import('./sandbox/clock.js'),
     import('./sandbox/world.js'),
   ]);
   const world = worldFile ? loadWorldFile(worldFile) : undefined;
-  return startSandbox({ port, clock: createRealClock(), control, ...(world ? { world } : {}) });
+  return startSandbox({ ...options, clock: createRealClock(), ...(world ? { world } : {}) });
 }
 
 async function runSandboxOnly(portText: string | undefined, worldFile: string | undefined): Promise<void> {
   const port = portText === undefined ? 0 : Number(portText);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError('--port must be a whole number from 0 to 65535');
-  const sandbox = await startSandboxFrom(worldFile, port, true);
+  const sandbox = await startSandboxFrom(worldFile, { port, control: true });
   const { accessToken, apiKey, monitoringApiKey } = sandbox.simulation.credentials;
   process.stderr.write(
     [

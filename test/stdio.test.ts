@@ -41,7 +41,7 @@ describe('the built server over stdio', () => {
     for (const message of messages) child.stdin.write(`${JSON.stringify(message)}\n`);
     await new Promise<void>((resolve) => {
       child.stdout.on('data', () => {
-        if (stdout.includes('"id":4')) resolve();
+        if (stdout.split('\n').filter(Boolean).length === 4) resolve();
       });
     });
     child.stdin.end();

@@ -12,6 +12,11 @@ export interface SandboxOptions extends Omit<SimulationOptions, 'clock'> {
   control?: boolean;
   /** Largest request body accepted, in bytes. */
   maxBodyBytes?: number;
+  /**
+   * Let the process exit while the sandbox still listens (for the sandbox inside the MCP server,
+   * which must end with its client's session, after answering every request in flight).
+   */
+  unref?: boolean;
 }
 
 export interface Sandbox {
@@ -127,6 +132,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
   });
   const { port } = server.address() as AddressInfo;
+  if (options.unref) {
+    server.unref();
+    server.on('connection', (socket) => socket.unref());
+  }
 
   const sandbox: Sandbox = {
     url: `http://127.0.0.1:${port}`,
