@@ -1,0 +1,55 @@
+// Cold start: spawn a server, write `initialize` to its stdin at once, time the first line on stdout.
+import { spawn } from 'node:child_process';
+import { summarize } from './stats.mjs';
+
+const INITIALIZE = `${JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1.0.0' } },
+})}\n`;
+
+/** Milliseconds from spawn to the first complete stdout line; rejects after `timeoutMs` or on an early exit. */
+export function timeToFirstLine({ command, args, env }, timeoutMs = 10_000) {
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    const child = spawn(command, args, { env, stdio: ['pipe', 'pipe', 'ignore'] });
+    let output = '';
+    let done = false;
+    const finish = (error, ms) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      child.kill();
+      if (error) reject(error);
+      else resolve(ms);
+    };
+    const timer = setTimeout(() => finish(new Error(`no answer within ${timeoutMs} ms: ${args.join(' ')}`)), timeoutMs);
+    child.on('error', finish);
+    child.on('exit', (code) => finish(new Error(`exited with ${code} before answering: ${args.join(' ')}`)));
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+      if (output.includes('\n')) finish(undefined, Number(process.hrtime.bigint() - started) / 1e6);
+    });
+    child.stdin.on('error', () => {}); // the child may exit before reading everything
+    child.stdin.write(INITIALIZE);
+  });
+}
+
+/**
+ * Runs every target `runs` times, round robin (the starting target rotates each round), so machine
+ * noise hits all of them alike. The first `warmup` rounds fill the disk cache and are discarded.
+ * @returns per target name: summary statistics of the milliseconds.
+ */
+export async function measureColdStarts(targets, { runs = 21, warmup = 2 } = {}) {
+  const samples = Object.fromEntries(targets.map((target) => [target.name, []]));
+  for (let round = 0; round < warmup + runs; round++) {
+    for (let i = 0; i < targets.length; i++) {
+      const target = targets[(round + i) % targets.length];
+      const ms = await timeToFirstLine(target);
+      if (round >= warmup) samples[target.name].push(ms);
+    }
+  }
+  return Object.fromEntries(Object.entries(samples).map(([name, values]) => [name, summarize(values)]));
+}
+

@@ -1,0 +1,67 @@
+// `npm run bench` (builds first): start-up, context cost, result size, per-call overhead and memory
+// of the built server, with the reference servers measured the same way in the same run. Prints
+// Markdown tables and writes bench/results.json. Only 127.0.0.1 traffic; every loop is bounded.
+import { readdirSync, writeFileSync } from 'node:fs';
+import { cpus, release, totalmem } from 'node:os';
+import { measureOverhead, measureMemory } from './calls.mjs';
+import { measureColdStarts } from './cold-start.mjs';
+import { measureCompactness } from './compact.mjs';
+import { connectStdio, rssMiB } from './mcp.mjs';
+import { markdown } from './report.mjs';
+import { byName, coldStartTargets, REFERENCES } from './targets.mjs';
+import { contextCost } from './tokens.mjs';
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 21);
+const CALLS = 1_000;
+const log = (message) => process.stderr.write(`bench: ${message}\n`);
+
+async function contextCosts(targets) {
+  const costs = {};
+  for (const name of ['ours', ...REFERENCES]) {
+    const session = await connectStdio(byName(targets, name));
+    try {
+      costs[name] = { ...(await contextCost(session.client)), rssAfterInitializeMiB: await rssMiB(session.pid) };
+    } finally {
+      await session.close();
+    }
+  }
+  return costs;
+}
+
+const targets = coldStartTargets();
+// scripts/build.mjs primes the code cache; the bench says whether it was there.
+const codeCache = readdirSync(new URL('../dist/', import.meta.url)).some((file) => file.endsWith('.cache'));
+
+log(`cold start: ${targets.length} servers × ${RUNS} runs`);
+const coldStart = { runs: RUNS, codeCache, targets: await measureColdStarts(targets, { runs: RUNS }) };
+log('tools/list token cost');
+const context = await contextCosts(targets);
+log('result compactness');
+const compactness = await measureCompactness();
+log(`per-call overhead: ${CALLS} calls`);
+const overhead = await measureOverhead({ calls: CALLS });
+log(`memory: ${CALLS} calls with --sandbox`);
+const memory = await measureMemory({ calls: CALLS });
+
+const cpu = cpus();
+const results = {
+  date: new Date().toISOString(),
+  machine: { node: process.version, cpu: cpu[0]?.model ?? 'unknown', cores: cpu.length, memoryGiB: Math.round(totalmem() / 2 ** 30), os: `${process.platform} ${release()}` },
+  references: REFERENCES,
+  coldStart,
+  context,
+  compactness,
+  overhead,
+  memory,
+};
+const ours = coldStart.targets.ours.median;
+coldStart.oursOverReference = Object.fromEntries(REFERENCES.map((name) => [name, Math.round((ours / coldStart.targets[name].median) * 100) / 100]));
+results.goals = {
+  coldStartAtMost200ms: ours <= 200,
+  coldStartAtMostHalfOfEachReference: REFERENCES.every((name) => ours <= coldStart.targets[name].median / 2),
+};
+writeFileSync(new URL('./results.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
+
+const { machine } = results;
+process.stdout.write(`${markdown(results)}\n\n`);
+process.stdout.write(`Node ${machine.node}, ${machine.cpu} (${machine.cores} cores), ${results.date.slice(0, 10)}. Goals: cold start ≤ 200 ms ${results.goals.coldStartAtMost200ms ? 'met' : 'MISSED'}; ≤ half of each reference ${results.goals.coldStartAtMostHalfOfEachReference ? 'met' : 'MISSED'}. Written to bench/results.json.\n`);

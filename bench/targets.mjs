@@ -1,0 +1,45 @@
+// The servers the bench starts: ours (built), the two reference servers, and a bare node process.
+import { realpathSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const require = createRequire(import.meta.url);
+export const OURS = fileURLToPath(new URL('../dist/index.js', import.meta.url));
+
+/** The environment without any APPMGMT_* setting of the caller's, plus `extra`. */
+export function cleanEnv(extra = {}) {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('APPMGMT_')));
+  return { ...env, ...extra };
+}
+
+/** A complete live configuration whose API is never called (port 9 is the discard port). */
+export const LIVE_ENV = {
+  APPMGMT_BASE_URL: 'http://127.0.0.1:9',
+  APPMGMT_ACCESS_TOKEN: 'bench-token',
+  APPMGMT_API_KEY: 'bench-key',
+};
+
+/** The script a package's `bin` entry points at, so it runs under this node without a shell. */
+function binScript(pkg, bin) {
+  const manifest = require(`${pkg}/package.json`);
+  const relative = typeof manifest.bin === 'string' ? manifest.bin : manifest.bin[bin];
+  return realpathSync(join(require.resolve(`${pkg}/package.json`), '..', relative));
+}
+
+const node = (name, args, env = cleanEnv()) => ({ name, command: process.execPath, args, env });
+
+export function coldStartTargets() {
+  return [
+    node('bare node -e', ['-e', "process.stdin.once('data', () => process.stdout.write('{}\\n'))"]),
+    node('ours', [OURS], cleanEnv(LIVE_ENV)),
+    node('ours, no code cache', [OURS], cleanEnv({ ...LIVE_ENV, NODE_DISABLE_COMPILE_CACHE: '1' })),
+    node('ours --sandbox', [OURS, '--sandbox']),
+    node('server-everything', [binScript('@modelcontextprotocol/server-everything', 'mcp-server-everything'), 'stdio']),
+    node('server-filesystem', [binScript('@modelcontextprotocol/server-filesystem', 'mcp-server-filesystem'), tmpdir()]),
+  ];
+}
+
+export const REFERENCES = ['server-everything', 'server-filesystem'];
+export const byName = (targets, name) => targets.find((target) => target.name === name);
