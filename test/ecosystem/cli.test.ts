@@ -1,5 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -110,6 +112,17 @@ describe('the command line', () => {
 
   it('--tools enables only the named tools, in registry order', async () => {
     expect(await toolNames(['--sandbox', '--tools', 'push_app_to_repo, get_scheduling_job'])).toEqual(['get_scheduling_job', 'push_app_to_repo']);
+  });
+
+  it('--sandbox-world refuses a malformed world with the bad field, exit code 2', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bad-world-'));
+    const file = join(dir, 'world.json');
+    writeFileSync(file, JSON.stringify({ workspaces: [{ id: 1 }] }));
+    const result = spawnSync(process.execPath, [BIN, '--sandbox-world', file], { env: cleanEnv(), encoding: 'utf8', input: '' });
+    rmSync(dir, { recursive: true, force: true });
+    expect(result.status).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/^app-management-mcp: invalid sandbox world: world\.workspaces\[0\]\.id: /);
   });
 
   it('--tools with an unknown name stops start-up and lists the valid names', () => {
