@@ -17,4 +17,10 @@ describe('sanitize', () => {
     expect(sanitize('a\u0000b\nc\u202Ed\t\te', 100)).toBe('a b c d e');
     expect(sanitize('x'.repeat(50), 10)).toBe(`${'x'.repeat(9)}…`);
   });
+
+  it('never cuts a character in half', () => {
+    const cut = sanitize('🙂'.repeat(20), 7);
+    expect(cut.endsWith('…')).toBe(true);
+    expect(cut.isWellFormed()).toBe(true);
+  });
 });

@@ -6,7 +6,10 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2
 /** Untrusted text made safe to show: one line, no control characters, at most `max` characters. */
 export function sanitize(text: string, max = 200): string {
   const clean = text.replace(CONTROL, ' ').replace(/\s+/g, ' ').trim();
-  return clean.length > max ? `${clean.slice(0, max - 1).trimEnd()}…` : clean;
+  if (clean.length <= max) return clean;
+  // Count code points, so the cut never splits a surrogate pair (half an emoji is not text).
+  const chars = Array.from(clean);
+  return chars.length <= max ? clean : `${chars.slice(0, max - 1).join('').trimEnd()}…`;
 }
 
 /** Untrusted text as quoted data. */
