@@ -14,6 +14,15 @@ describe('server modes and boundary', () => {
     expect(names).toEqual(['list_campaign_suggestions', 'get_scheduling_job', 'get_workspace_analytics']);
   });
 
+  it('checks read-only mode again in every write handler, before anything is sent', async () => {
+    h = await connect();
+    h.config.readOnly = true; // as if the mode changed after the tools were registered
+    const result = await h.call('push_app_to_repo', { app_id: 'app_demo' });
+    expect(result.isError).toBe(true);
+    expect(result.text).toMatch(/read-only mode \(APPMGMT_READ_ONLY\)\. Nothing was sent\./);
+    expect(h.sandbox.requests).toHaveLength(0);
+  });
+
   it('enables only the named tools', async () => {
     h = await connect({ config: { tools: ['push_app_to_repo', 'get_scheduling_job'] } });
     const names = (await h.client.listTools()).tools.map((tool) => tool.name);
