@@ -5,7 +5,6 @@ import { silentLog } from '../../src/log.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/http.js';
 import { sandboxConfig } from '../helpers.js';
 
-const campaign = { id: 'cmp_1', status: 'ENABLED' };
 const job = { job_id: 'job_1', status: 'running', phase: 'prepare', result: null, error: null };
 
 describe('api client', () => {
