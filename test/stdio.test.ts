@@ -1,12 +1,10 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { describe, expect, it } from 'vitest';
+import { BIN, cleanEnv } from './process.js';
 
 // These tests run the built bundle as a client would; `npm test` builds it first.
-const BIN = fileURLToPath(new URL('../dist/index.js', import.meta.url));
-const cleanEnv = () => Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('APPMGMT_'))) as Record<string, string>;
 
 describe('the built server over stdio', () => {
   it('lists the tools and calls one against the in-process sandbox', async () => {

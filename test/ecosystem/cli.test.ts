@@ -9,33 +9,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENV_VARS } from '../../src/config.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/http.js';
 import { TOOLS } from '../../src/tools/index.js';
+import { BIN, cleanEnv, runNode, type Exit } from '../process.js';
 
 // The built bin as a user or a client starts it. Mode logic itself is tested in test/server.test.ts;
 // here: the flags and variables reach it, and the process behaves well at its edges.
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const BIN = fileURLToPath(new URL('../../dist/index.js', import.meta.url));
 const pkg = JSON.parse(readFileSync(`${root}/package.json`, 'utf8'));
 const NAMES = TOOLS.map((tool) => tool.name);
 const READ_TOOLS = ['list_campaign_suggestions', 'get_scheduling_job', 'get_workspace_analytics'];
-const cleanEnv = () => Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('APPMGMT_'))) as Record<string, string>;
-
-interface Exit {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 /** Runs the bin with stdin left open, as a terminal would: it must end by itself. */
 function run(args: string[], env: Record<string, string> = {}): Promise<Exit> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...cleanEnv(), ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return runNode([BIN, ...args], { env: { ...cleanEnv(), ...env } });
 }
 
 async function connect(args: string[], env: Record<string, string> = {}) {
@@ -228,12 +213,7 @@ describe("the README's client setup", () => {
   });
 
   it('examples/stdio-client.mjs lists the tools and calls one against the sandbox', async () => {
-    const child = spawn(process.execPath, [`${root}/examples/stdio-client.mjs`], { env: cleanEnv() });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    const { code, stdout, stderr } = await runNode([`${root}/examples/stdio-client.mjs`]);
     expect(stdout.split('\n')[0]).toBe(`tools: ${NAMES.join(', ')}`);
     expect(stdout).toMatch(/^\[sandbox\] .*job_empty/m);
     expect(code, stdout + stderr).toBe(0);

@@ -1,6 +1,6 @@
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { BIN, runNode, type Exit } from '../process.js';
 
 // The official MCP Inspector CLI (@modelcontextprotocol/inspector 2.x, a client nobody here wrote)
 // against the built bundle with its in-process sandbox. Each CLI run starts its own server, so the
@@ -11,25 +11,11 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const INSPECTOR = fileURLToPath(new URL('../../node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js', import.meta.url));
 // Runs are mostly waiting on child processes, so a few in flight pay off even on two cores.
 const CONCURRENCY = 4;
-const SERVER = ['--', process.execPath, fileURLToPath(new URL('../../dist/index.js', import.meta.url)), '--sandbox'];
+const SERVER = ['--', process.execPath, BIN, '--sandbox'];
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
-function inspector(args: string[]): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('APPMGMT_')));
-    const child = spawn(process.execPath, [INSPECTOR, '--cli', '--format', 'json', ...args, ...SERVER], { cwd: root, env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+function inspector(args: string[]): Promise<Exit> {
+  return runNode([INSPECTOR, '--cli', '--format', 'json', ...args, ...SERVER], { cwd: root });
 }
 
 /** Runs `jobs` with at most `limit` in flight, keeping the order of results. */
@@ -81,8 +67,8 @@ interface Finding {
 }
 
 describe('the MCP Inspector CLI', () => {
-  let list: Run;
-  let calls: Run[];
+  let list: Exit;
+  let calls: Exit[];
 
   beforeAll(async () => {
     const runs = [['--strict', '--method', 'tools/list'], ...CALLS.map(({ tool, args }) => ['-q', '--method', 'tools/call', '--tool-name', tool, '--tool-arg', ...toolArgs(args)])];
