@@ -1,3 +1,5 @@
+import { strip } from './text.js';
+
 /** Logging to stderr only: stdout belongs to the MCP protocol. */
 export type Level = 'debug' | 'info' | 'warn' | 'error';
 
@@ -11,8 +13,9 @@ export interface Log {
 const ORDER: Record<Level, number> = { debug: 0, info: 1, warn: 2, error: 3 };
 
 /**
- * A logger writing one line per message to `write` (stderr by default). Every line passes through
- * `redact`, so a configured secret never reaches a log even when upstream text echoes it.
+ * A logger writing one entry per message to `write` (stderr by default). Every entry passes through
+ * `redact`, so a configured secret never reaches a log even when upstream text echoes it, and loses
+ * hidden characters; continuation lines are indented, so logged text can never pose as an entry.
  */
 export function createLog(options: {
   level?: Level;
@@ -23,7 +26,7 @@ export function createLog(options: {
   const redact = options.redact ?? ((text: string) => text);
   const write = options.write ?? ((line: string) => process.stderr.write(line));
   const emit = (level: Level) => (message: string) => {
-    if (ORDER[level] >= min) write(`[app-management-mcp] ${level}: ${redact(message)}\n`);
+    if (ORDER[level] >= min) write(`[app-management-mcp] ${level}: ${redact(strip(message)).replace(/\r\n?|\n/g, '\n    ')}\n`);
   };
   return { debug: emit('debug'), info: emit('info'), warn: emit('warn'), error: emit('error') };
 }

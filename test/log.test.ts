@@ -1,26 +1,27 @@
 import { describe, expect, it } from 'vitest';
 import { createLog } from '../src/log.js';
-import { redactor, sanitize } from '../src/tools/format.js';
+import { redactor } from '../src/text.js';
 
 describe('log', () => {
   it('writes one prefixed line per message and redacts configured secrets', () => {
     const lines: string[] = [];
-    const log = createLog({ level: 'info', write: (line) => lines.push(line), redact: redactor(['tok-secret', 'tok']) });
-    log.info('sent Bearer tok-secret and tok');
+    const log = createLog({ level: 'info', write: (line) => lines.push(line), redact: redactor(['tok-secret', 'key-1234']) });
+    log.info('sent Bearer tok-secret and key-1234');
     log.debug('hidden below the level');
     expect(lines).toEqual(['[app-management-mcp] info: sent Bearer [redacted] and [redacted]\n']);
   });
-});
 
-describe('sanitize', () => {
-  it('removes control and bidi characters, folds whitespace and trims to the limit', () => {
-    expect(sanitize('a\u0000b\nc\u202Ed\t\te', 100)).toBe('a b c d e');
-    expect(sanitize('x'.repeat(50), 10)).toBe(`${'x'.repeat(9)}…`);
+  it('indents continuation lines, so logged text can never pose as an entry of its own', () => {
+    const lines: string[] = [];
+    const log = createLog({ write: (line) => lines.push(line) });
+    log.warn('upstream said: ok\n[app-management-mcp] error: forged\r\nend');
+    expect(lines).toEqual(['[app-management-mcp] warn: upstream said: ok\n    [app-management-mcp] error: forged\n    end\n']);
   });
 
-  it('never cuts a character in half', () => {
-    const cut = sanitize('🙂'.repeat(20), 8); // 8 - 1 UTF-16 units would end inside an emoji
-    expect(cut.endsWith('…')).toBe(true);
-    expect(Buffer.from(cut).toString()).toBe(cut); // a lone surrogate would not survive UTF-8
+  it('removes hidden characters and finds a secret split by them', () => {
+    const lines: string[] = [];
+    const log = createLog({ write: (line) => lines.push(line), redact: redactor(['tok-secret']) });
+    log.info('a\u202eb \u{e0041}c tok\u200b-sec\u2060ret');
+    expect(lines).toEqual(['[app-management-mcp] info: ab c [redacted]\n']);
   });
 });

@@ -1,0 +1,95 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { mapStrings, quote, redactor, sanitize, sentence, strip } from '../src/text.js';
+
+const SECRET = 'pat_Zx9-secret+/value_42';
+
+describe('sanitize', () => {
+  it('replaces controls by spaces, removes hidden characters, folds whitespace and trims to the limit', () => {
+    expect(sanitize('a\u0000b\nc\u202Ed\t\te', 100)).toBe('a b cd e');
+    expect(sanitize('x'.repeat(50), 10)).toBe(`${'x'.repeat(9)}…`);
+  });
+
+  it.each([
+    ['Unicode tag characters', '\u{e0001}\u{e0049}\u{e0067}\u{e006e}\u{e007f}'],
+    ['bidi embeddings and overrides', '\u202a\u202b\u202c\u202d\u202e'],
+    ['bidi isolates and the Arabic letter mark', '\u2066\u2067\u2068\u2069\u061c'],
+    ['zero-width and joiner characters', '\u200b\u200c\u200d\u200e\u200f\u2060\u2061\u2062\u2063\u2064\ufeff'],
+  ])('strips %s', (_name, hidden) => {
+    expect(sanitize(`safe${hidden}text`)).toBe('safetext');
+    expect(strip(`line one${hidden}\nline two`)).toBe('line one\nline two');
+  });
+
+  it('never cuts a character in half', () => {
+    const cut = sanitize('🙂'.repeat(20), 8); // 8 - 1 UTF-16 units would end inside an emoji
+    expect(cut.endsWith('…')).toBe(true);
+    expect(Buffer.from(cut).toString()).toBe(cut); // a lone surrogate would not survive UTF-8
+  });
+});
+
+describe('quote', () => {
+  it('keeps upstream text inside its own quotes, whatever quote marks it carries', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 80 }), fc.constantFrom('"', '\u201c', '\u201d', '\uff02', '\u2033', '\\"'), (text, mark) => {
+        const quoted = quote(`${text}${mark} and then ${mark}${text}`);
+        expect(quoted.startsWith('"') && quoted.endsWith('"')).toBe(true);
+        expect(quoted.slice(1, -1)).not.toMatch(/["\u201c\u201d\uff02\u2033]/);
+      }),
+    );
+  });
+});
+
+describe('sentence', () => {
+  it('adds a full stop only where none ends the text', () => {
+    expect(sentence('"Done."')).toBe('"Done."');
+    expect(sentence('Done')).toBe('Done.');
+  });
+});
+
+describe('redactor', () => {
+  const redact = redactor([SECRET, 'key_demo_owner']);
+  const b64 = (text: string) => Buffer.from(text).toString('base64');
+  const b64url = (text: string) => Buffer.from(text).toString('base64url');
+
+  it.each([
+    ['as is', SECRET],
+    ['URL-encoded', encodeURIComponent(SECRET)],
+    ['JSON-escaped', JSON.stringify({ echoed: SECRET }).slice(1, -1)],
+    ['base64', b64(SECRET)],
+    ['base64 of Bearer <secret>', b64(`Bearer ${SECRET}`)],
+    ['base64url of user:<secret>', b64url(`user:${SECRET}`)],
+    ['base64 at the third alignment', b64(`ab${SECRET}`)],
+    ['split by spaces', SECRET.split('').join(' ')],
+    ['split by zero-width characters', SECRET.split('').join('\u200b')],
+    ['split by tag characters and newlines', SECRET.split('').join('\u{e0020}\n')],
+  ])('redacts a secret %s', (_name, form) => {
+    const out = redact(`before ${form} after`);
+    expect(out).toContain('[redacted]');
+    expect(out).not.toContain(SECRET);
+    expect(out).not.toContain(form);
+    expect(out.startsWith('before ')).toBe(true);
+  });
+
+  it('never leaves the start of a secret at the end of a trimmed text', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 40 }), fc.integer({ min: 12, max: 80 }), (prefix, max) => {
+        const out = redact(sanitize(`${prefix} ${SECRET} trailing words`, max));
+        for (let length = 4; length <= SECRET.length; length++) {
+          expect(out.replace(/\[redacted\]/g, '')).not.toContain(`${SECRET.slice(0, length)}…`);
+        }
+      }),
+    );
+  });
+
+  it('leaves short configured values alone: four characters would match ordinary words', () => {
+    expect(redactor(['abc'])('abc abcd')).toBe('abc abcd');
+  });
+
+  it('redacts keys and values at any depth, and stops at a sane depth', () => {
+    const deep = { [SECRET]: [{ note: `x ${SECRET}` }] };
+    expect(JSON.stringify(mapStrings(deep, redact))).not.toContain(SECRET);
+    let nested: unknown = 'leaf';
+    for (let i = 0; i < 200; i++) nested = [nested];
+    expect(JSON.stringify(mapStrings(nested, redact))).toContain('[too deep]');
+  });
+});
