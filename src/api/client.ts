@@ -1,8 +1,10 @@
-import ky, { HTTPError, TimeoutError, type Options } from 'ky';
-import type { z } from 'zod';
 import type { Config } from '../config.js';
-import { ApiError, AppError, CancelledError, ConfigError, UnreachableError } from '../errors.js';
+import { ApiError, CancelledError, ConfigError, UnreachableError } from '../errors.js';
 import type { Log } from '../log.js';
+import type { Redact } from '../text.js';
+import { realClock } from '../clock.js';
+import { linkAbort, type SendAbort } from './deadline.js';
+import { exchange, label, type ApiRequest, type Credential } from './exchange.js';
 import { paths } from './paths.js';
 import {
   AnalyticsSchema,
@@ -15,7 +17,17 @@ import {
   SuggestionsSchema,
 } from './schemas.js';
 
-type Credential = 'accessToken' | 'apiKey' | 'monitoringApiKey';
+export type { ApiRequest, Credential } from './exchange.js';
+
+/** Retries after the first attempt, for operations marked `retry`. */
+const MAX_RETRIES = 2;
+/** Rate limited, or a gateway or the service briefly down: worth another try. */
+const RETRY_STATUSES = new Set([429, 502, 503, 504]);
+/** Longest wait before a retry; beyond it the error goes back at once with when to retry. */
+const MAX_RETRY_AFTER_SECONDS = 20;
+/** Our answers are small JSON documents; 5 MiB decoded is a broken or hostile upstream. */
+export const MAX_ANSWER_BYTES = 5 * 1024 * 1024;
+const backoffMs = (attempt: number) => 500 * 2 ** (attempt - 1);
 
 const CREDENTIAL_VARIABLE: Record<Credential, string> = {
   accessToken: 'APPMGMT_ACCESS_TOKEN',
@@ -28,141 +40,116 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
-interface Request<T> extends CallOptions {
-  method: 'get' | 'post';
-  path: string;
-  credential: Credential;
-  schema: z.ZodType<T>;
-  json?: unknown;
-  /** Only operations that are safe to repeat are retried; spending ones never are. */
-  retry: boolean;
-  timeoutMs?: number;
-  monitoring?: boolean;
-}
-
 export interface ApiClientOptions {
   config: Config;
   log: Log;
   fetch?: typeof fetch;
-  /** Backoff before retry n (1-based); injectable so tests never wait. */
+  /** Backoff before retry n (1-based) when the upstream names no wait; injectable so tests never wait. */
   retryDelayMs?: (attempt: number) => number;
-  /** Longest Retry-After we wait for; beyond it the 429 goes back to the model. */
+  /** Longest wait before a retry; beyond it the error goes back to the model with the wait. */
   maxRetryAfterSeconds?: number;
+  /** Largest decoded answer read; 5 MiB by default. */
+  maxAnswerBytes?: number;
+  /** Waits before a retry; must reject when `signal` aborts. */
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  /** Epoch ms, for Retry-After dates and reset times. */
+  now?: () => number;
+  /** Applied to every string of every answer body, success or error, before anyone sees it. */
+  redact?: Redact;
+  /** Process-wide: ends every send, including retry waits. */
+  shutdown?: AbortSignal;
 }
 
 export type ApiClient = ReturnType<typeof createApiClient>;
 
-/** The one place that knows HTTP: auth per operation, timeouts, retry policy and abort signals. */
+/** The one place that knows HTTP: auth per operation, whole-answer deadlines, size limits and retry policy. */
 export function createApiClient(options: ApiClientOptions) {
   const { config, log } = options;
-  const maxRetryAfterSeconds = options.maxRetryAfterSeconds ?? 20;
+  const context = {
+    fetch: options.fetch,
+    log,
+    redact: options.redact ?? ((text: string) => text),
+    maxAnswerBytes: options.maxAnswerBytes ?? MAX_ANSWER_BYTES,
+    now: options.now ?? Date.now,
+  };
+  const retryDelayMs = options.retryDelayMs ?? backoffMs;
+  const maxWaitMs = (options.maxRetryAfterSeconds ?? MAX_RETRY_AFTER_SECONDS) * 1000;
+  const wait = options.sleep ?? realClock.sleep;
 
-  async function send<T>(request: Request<T>): Promise<T> {
+  /**
+   * Sends a request and returns its validated answer.
+   * @throws ConfigError (nothing sent), ApiError, UnreachableError, CancelledError,
+   *   UnexpectedAnswerError, AnswerTooLargeError.
+   */
+  async function send<T>(request: ApiRequest<T>, call: CallOptions): Promise<T> {
+    const target = { url: urlOf(request), headers: headersOf(request), timeoutMs: request.timeoutMs ?? config.timeoutMs };
+    const abort = linkAbort(target.timeoutMs, { cancel: call.signal, shutdown: options.shutdown });
+    try {
+      for (let retry = 1; ; retry++) {
+        const attempt = await exchange(request, target, abort, context);
+        if ('value' in attempt) return attempt.value;
+        const ms = request.retry && retry <= MAX_RETRIES ? waitBefore(retry, attempt.error, attempt.waitMs, abort) : undefined;
+        if (ms === undefined) throw attempt.error;
+        log.debug(`retry ${retry} of ${label(request)} in ${Math.round(ms)} ms after: ${attempt.error.message}`);
+        await pause(ms, abort, attempt.error);
+      }
+    } finally {
+      abort.dispose();
+    }
+  }
+
+  /** The wait before retry n, or undefined when this failure is not retried or the wait is too long. */
+  function waitBefore(retry: number, error: Error, waitMs: number | undefined, abort: SendAbort): number | undefined {
+    const retryable =
+      (error instanceof UnreachableError && error.kind === 'network') || (error instanceof ApiError && RETRY_STATUSES.has(error.status));
+    if (!retryable) return undefined;
+    const ms = waitMs ?? retryDelayMs(retry);
+    return ms > maxWaitMs || ms > abort.remainingMs() ? undefined : ms;
+  }
+
+  /** Waits before a retry; when the send ends meanwhile, gives up with the last error (or as cancelled). */
+  async function pause(ms: number, abort: SendAbort, lastError: Error): Promise<void> {
+    await wait(ms, abort.signal).catch(() => undefined);
+    if (abort.signal.aborted) throw abort.cause() === 'cancelled' ? new CancelledError() : lastError;
+  }
+
+  function urlOf(request: ApiRequest<unknown>): string {
     const base = request.monitoring ? config.monitoringUrl : config.baseUrl;
     if (!base) {
       throw new ConfigError(
         `Set ${request.monitoring ? 'APPMGMT_MONITORING_URL or ' : ''}APPMGMT_BASE_URL to the API's base URL (or start with --sandbox to try the tools). Nothing was sent.`,
       );
     }
+    return base + request.path;
+  }
+
+  function headersOf(request: ApiRequest<unknown>): Record<string, string> {
     const secret = config[request.credential];
-    if (!secret) {
-      throw new ConfigError(`Set ${CREDENTIAL_VARIABLE[request.credential]} to call this tool. Nothing was sent.`);
-    }
-    const headers: Record<string, string> =
-      request.credential === 'accessToken' ? { authorization: `Bearer ${secret}` } : { api_key: secret };
-    const kyOptions: Options = {
-      method: request.method,
-      headers,
-      json: request.json,
-      timeout: request.timeoutMs ?? config.timeoutMs,
-      signal: request.signal,
-      redirect: 'manual', // never forward credentials to another origin
-      fetch: options.fetch,
-      retry: request.retry ? retryPolicy() : 0,
-      hooks: {
-        beforeRetry: [({ retryCount, error }) => log.debug(`retry ${retryCount} of ${request.method.toUpperCase()} ${request.path}: ${error.message}`)],
-      },
-    };
-    let body: unknown;
-    try {
-      const response = await ky(base + request.path, kyOptions);
-      body = await readBody(response);
-    } catch (error) {
-      throw await translate(error, request);
-    }
-    const parsed = request.schema.safeParse(body);
-    if (!parsed.success) {
-      const issues = parsed.error.issues.slice(0, 3).map((i) => `${i.path.join('.') || 'answer'}: ${i.message}`).join('; ');
-      log.warn(`unexpected answer from ${request.method.toUpperCase()} ${request.path}: ${issues}`);
-      throw new AppError(`The service answered in an unexpected shape (${issues}). The API may have changed; retrying will not help.`);
-    }
-    return parsed.data;
-  }
-
-  function retryPolicy(): Options['retry'] {
-    return {
-      limit: 2,
-      methods: ['get', 'post'],
-      statusCodes: [429, 502, 503, 504],
-      afterStatusCodes: [429, 503],
-      backoffLimit: 5_000,
-      delay: options.retryDelayMs ?? ((attempt) => 500 * 2 ** (attempt - 1)),
-      shouldRetry: ({ error }) => {
-        if (error instanceof HTTPError) {
-          const after = retryAfterSeconds(error.response.headers.get('retry-after'));
-          if (after !== undefined && after > maxRetryAfterSeconds) return false;
-        }
-        return undefined;
-      },
-    };
-  }
-
-  async function translate(error: unknown, request: Request<unknown>): Promise<Error> {
-    if (error instanceof HTTPError) {
-      const body = await readBody(error.response).catch(() => undefined);
-      return new ApiError(error.response.status, body, retryAfterSeconds(error.response.headers.get('retry-after')));
-    }
-    if (error instanceof TimeoutError) return new UnreachableError('timeout', request.timeoutMs ?? config.timeoutMs);
-    if (request.signal?.aborted) return new CancelledError();
-    log.debug(`network error on ${request.path}: ${error instanceof Error ? error.message : String(error)}`);
-    return new UnreachableError('network');
+    if (!secret) throw new ConfigError(`Set ${CREDENTIAL_VARIABLE[request.credential]} to call this tool. Nothing was sent.`);
+    const auth: Record<string, string> = request.credential === 'accessToken' ? { authorization: `Bearer ${secret}` } : { api_key: secret };
+    // Lower-cased and without credential names, so an extra header never adds or replaces a credential.
+    const extra = Object.entries(request.headers ?? {})
+      .map(([name, value]) => [name.toLowerCase(), value])
+      .filter(([name]) => name !== 'authorization' && name !== 'api_key');
+    return { accept: 'application/json', ...Object.fromEntries(extra), ...auth };
   }
 
   return {
     customizeAppEmail: async (appId: string, emailType: string, call: CallOptions = {}) =>
-      send({ ...call, method: 'post', path: paths.customizeAppEmail(appId, emailType), credential: 'accessToken', schema: CustomizedEmailSchema, retry: true }),
+      send({ method: 'post', path: paths.customizeAppEmail(appId, emailType), credential: 'accessToken', schema: CustomizedEmailSchema, retry: true }, call),
     createAdCampaign: async (appId: string, body: Record<string, unknown>, call: CallOptions = {}) =>
-      send({ ...call, method: 'post', path: paths.createAdCampaign(appId), credential: 'accessToken', schema: CampaignSchema, json: body, retry: false }),
+      send({ method: 'post', path: paths.createAdCampaign(appId), credential: 'accessToken', schema: CampaignSchema, json: body, retry: false }, call),
     listCampaignSuggestions: async (appId: string, campaignId: string, call: CallOptions = {}) =>
-      send({ ...call, method: 'get', path: paths.listCampaignSuggestions(appId, campaignId), credential: 'accessToken', schema: SuggestionsSchema, retry: true }),
+      send({ method: 'get', path: paths.listCampaignSuggestions(appId, campaignId), credential: 'accessToken', schema: SuggestionsSchema, retry: true }, call),
     shareAppWithGroups: async (appId: string, body: { group_ids: string[]; role?: string }, call: CallOptions = {}) =>
-      send({ ...call, method: 'post', path: paths.shareAppWithGroups(appId), credential: 'accessToken', schema: GroupShareResultSchema, json: body, retry: true }),
+      send({ method: 'post', path: paths.shareAppWithGroups(appId), credential: 'accessToken', schema: GroupShareResultSchema, json: body, retry: true }, call),
     getSchedulingJob: async (appId: string, jobId: string, call: CallOptions = {}) =>
-      send({ ...call, method: 'get', path: paths.getSchedulingJob(appId, jobId), credential: 'apiKey', schema: SchedulingJobSchema, retry: true }),
+      send({ method: 'get', path: paths.getSchedulingJob(appId, jobId), credential: 'apiKey', schema: SchedulingJobSchema, retry: true }, call),
     resolveRepoConflicts: async (appId: string, call: CallOptions = {}) =>
-      send({ ...call, method: 'post', path: paths.resolveRepoConflicts(appId), credential: 'accessToken', schema: ResolveOutcomeSchema, retry: false, timeoutMs: config.resolveTimeoutMs }),
+      send({ method: 'post', path: paths.resolveRepoConflicts(appId), credential: 'accessToken', schema: ResolveOutcomeSchema, retry: false, timeoutMs: config.resolveTimeoutMs }, call),
     pushAppToRepo: async (appId: string, call: CallOptions = {}) =>
-      send({ ...call, method: 'post', path: paths.pushAppToRepo(appId), credential: 'accessToken', schema: PushOutcomeSchema, retry: true }),
+      send({ method: 'post', path: paths.pushAppToRepo(appId), credential: 'accessToken', schema: PushOutcomeSchema, retry: true }, call),
     getWorkspaceAnalytics: async (workspaceId: string, call: CallOptions = {}) =>
-      send({ ...call, method: 'get', path: paths.getWorkspaceAnalytics(workspaceId), credential: 'monitoringApiKey', schema: AnalyticsSchema, retry: true, monitoring: true }),
+      send({ method: 'get', path: paths.getWorkspaceAnalytics(workspaceId), credential: 'monitoringApiKey', schema: AnalyticsSchema, retry: true, monitoring: true }, call),
   };
-}
-
-async function readBody(response: Response): Promise<unknown> {
-  const text = await response.text();
-  if (!text) return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
-
-/** Retry-After in seconds (delta or HTTP date), or undefined when absent or unreadable. */
-function retryAfterSeconds(header: string | null): number | undefined {
-  if (!header) return undefined;
-  const seconds = Number(header);
-  if (Number.isFinite(seconds)) return Math.max(0, Math.ceil(seconds));
-  const date = Date.parse(header);
-  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - Date.now()) / 1000));
 }

@@ -1,0 +1,146 @@
+import ky, { HTTPError } from 'ky';
+import type { z } from 'zod';
+import { AnswerTooLargeError, ApiError, AppError, CancelledError, UnexpectedAnswerError, UnreachableError } from '../errors.js';
+import type { Log } from '../log.js';
+import { mapStrings, sanitize, type Redact } from '../text.js';
+import type { SendAbort } from './deadline.js';
+import { discard, readText } from './read-body.js';
+import { requestedWaitMs, waitSeconds } from './retry-after.js';
+
+/** One attempt of a request: one ky call, then the status, the body within its limit, and the shape. */
+
+export type Credential = 'accessToken' | 'apiKey' | 'monitoringApiKey';
+
+/** Everything the client needs to know about one operation; a new operation is one of these. */
+export interface ApiRequest<T> {
+  method: 'get' | 'post' | 'put' | 'delete';
+  /** From paths.ts, segments already encoded. */
+  path: string;
+  query?: URLSearchParams | Record<string, string | number | boolean | undefined>;
+  credential: Credential;
+  /** Extra headers (e.g. X-Request-ID); they never replace the credential's header. */
+  headers?: Record<string, string>;
+  json?: unknown;
+  schema: z.ZodType<T>;
+  /** Only operations that are safe to repeat are retried; spending ones never are. */
+  retry: boolean;
+  /** Deadline for the whole answer; config.timeoutMs by default. */
+  timeoutMs?: number;
+  /** The one 2xx status this operation answers; 200 by default. */
+  expectStatus?: number;
+  /** Sent to the monitoring API's base URL. */
+  monitoring?: boolean;
+}
+
+/** One attempt's result: the answer, or the error with the wait the upstream asked for (ms, Infinity). */
+export type Attempt<T> = { value: T } | { error: Error; waitMs?: number };
+
+export interface ExchangeContext {
+  fetch?: typeof fetch | undefined;
+  log: Log;
+  redact: Redact;
+  maxAnswerBytes: number;
+  now: () => number;
+}
+
+/** Error bodies are read only this far: the status already says what happened. */
+const MAX_ERROR_BODY_BYTES = 1024 * 1024;
+
+/** Sends once and reads the whole answer; never throws, so the retry loop decides on each failure. */
+export async function exchange<T>(
+  request: ApiRequest<T>,
+  target: { url: string; headers: Record<string, string>; timeoutMs: number },
+  abort: SendAbort,
+  context: ExchangeContext,
+): Promise<Attempt<T>> {
+  let response: Response;
+  try {
+    response = await ky(target.url, {
+      method: request.method,
+      headers: target.headers,
+      json: request.json,
+      searchParams: request.query,
+      signal: abort.signal,
+      fetch: context.fetch,
+      timeout: false, // ky's timeout stops at the headers; abort.signal carries the whole-answer deadline
+      // ky's retry waits its maximum on a garbage or Infinity Retry-After instead of returning, and its delay cannot use an injected clock.
+      retry: 0,
+      redirect: 'manual', // never forward credentials to another origin
+    });
+  } catch (error) {
+    if (error instanceof HTTPError) return failed(error.response, context);
+    return { error: failure(error, abort, target.timeoutMs, request, context.log) };
+  }
+  const expected = request.expectStatus ?? 200;
+  if (response.status !== expected) {
+    discard(response);
+    return unexpected(`status ${response.status} where ${expected} was expected`, request, context.log);
+  }
+  let text: string;
+  try {
+    text = await readText(response, context.maxAnswerBytes);
+  } catch (error) {
+    return { error: failure(error, abort, target.timeoutMs, request, context.log) };
+  }
+  return decode(text, mediaType(response), request, context);
+}
+
+/** A non-2xx answer (3xx included) as an ApiError with the upstream's body, redacted. */
+async function failed(response: Response, context: ExchangeContext): Promise<Attempt<never>> {
+  const text = await readText(response, MAX_ERROR_BODY_BYTES).catch(() => '');
+  const waitMs = requestedWaitMs(response.headers, context.now());
+  const body = mapStrings(lenient(text), context.redact);
+  return { error: new ApiError(response.status, body, waitSeconds(waitMs)), waitMs };
+}
+
+function decode<T>(text: string, type: string, request: ApiRequest<T>, context: ExchangeContext): Attempt<T> {
+  if (!text.trim()) return unexpected('an empty body', request, context.log);
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    context.log.debug(`${label(request)} answered: ${sanitize(context.redact(text.slice(0, 4096)), 100)}`);
+    return unexpected(`a ${type} body, not JSON`, request, context.log);
+  }
+  const parsed = request.schema.safeParse(mapStrings(body, context.redact));
+  if (parsed.success) return { value: parsed.data };
+  const issues = parsed.error.issues
+    .slice(0, 3)
+    .map((issue) => `${sanitize(issue.path.map(String).join('.'), 40) || 'answer'}: ${sanitize(issue.message, 80)}`);
+  return unexpected(issues.join('; '), request, context.log);
+}
+
+function unexpected(detail: string, request: ApiRequest<unknown>, log: Log): Attempt<never> {
+  log.warn(`unexpected answer from ${label(request)}: ${detail}`);
+  return { error: new UnexpectedAnswerError(detail) };
+}
+
+/** A failed fetch or body read, by what ended it. */
+function failure(error: unknown, abort: SendAbort, timeoutMs: number, request: ApiRequest<unknown>, log: Log): Error {
+  if (error instanceof AnswerTooLargeError) log.warn(`answer of ${label(request)} over ${error.limitBytes} bytes; reading stopped`);
+  if (error instanceof AppError) return error;
+  const cause = abort.cause();
+  if (cause === 'deadline') return new UnreachableError('timeout', timeoutMs);
+  if (cause) return new CancelledError();
+  log.debug(`network error on ${label(request)}: ${sanitize(error instanceof Error ? error.message : String(error), 100)}`);
+  return new UnreachableError('network');
+}
+
+/** JSON when it parses, else the text; undefined when empty. */
+function lenient(text: string): unknown {
+  if (!text.trim()) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** The answer's media type, when it looks like one: upstream text never reaches a message otherwise. */
+function mediaType(response: Response): string {
+  return /^[\w.+-]{1,40}\/[\w.+-]{1,40}/.exec(response.headers.get('content-type') ?? '')?.[0].toLowerCase() ?? 'untyped';
+}
+
+export function label(request: ApiRequest<unknown>): string {
+  return `${request.method.toUpperCase()} ${request.path}`;
+}
