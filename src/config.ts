@@ -8,23 +8,44 @@ export const ENV_VARS = {
   APPMGMT_API_KEY: 'Personal API key, sent as header api_key (scheduling jobs)',
   APPMGMT_MONITORING_URL: 'Base URL of the monitoring API (default: APPMGMT_BASE_URL)',
   APPMGMT_MONITORING_API_KEY: 'API key for the monitoring API (default: APPMGMT_API_KEY)',
-  APPMGMT_TIMEOUT_MS: 'Timeout of every API call except conflict resolution (default 30000)',
-  APPMGMT_RESOLVE_TIMEOUT_MS: 'Timeout of resolve_repo_conflicts, which can run for minutes (default 900000)',
+  APPMGMT_ALLOW_INSECURE_HTTP: 'true: allow a plain http:// base URL to a host other than this machine',
+  APPMGMT_TIMEOUT_MS: 'Timeout of every API call except conflict resolution (default 30000, at most 86400000)',
+  APPMGMT_RESOLVE_TIMEOUT_MS: 'Timeout of resolve_repo_conflicts, which can run for minutes (default 900000, at most 86400000)',
   APPMGMT_READ_ONLY: 'true: register only the read tools',
   APPMGMT_APP_ID: 'Scope the server to one app: app_id disappears from the tool inputs',
   APPMGMT_TOOLS: 'Comma-separated tool names to enable (default: all)',
   APPMGMT_REQUIRE_HUMAN_CONFIRMATION: 'true: costly tools act only after the user approves in a client form',
+  APPMGMT_APPROVAL_TIMEOUT_MS: 'How long a costly call waits for the user to answer the approval form (default 120000, at most 600000)',
   APPMGMT_MAX_DAILY_BUDGET_MICROS: 'Largest daily budget (micros) a campaign may be created with',
   APPMGMT_LOG_LEVEL: 'debug, info, warn or error (default info); logs go to stderr',
 } as const;
 
 export type EnvName = keyof typeof ENV_VARS;
 
-const httpUrl = (name: EnvName) =>
+const ENV_NAMES = Object.keys(ENV_VARS) as EnvName[];
+
+/** A deadline above a day is a typo (an extra zero or two), not a wish. */
+const MAX_TIMEOUT_MS = 86_400_000;
+/** A person answers a form within minutes; longer only holds a call and its warning open. */
+const MAX_APPROVAL_TIMEOUT_MS = 600_000;
+const DEFAULT_APPROVAL_TIMEOUT_MS = 120_000;
+
+const httpUrl = (name: EnvName, credentials: string) =>
   z
     .string()
-    .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), {
-      message: `${name} must be an http(s) URL such as https://api.example.com`,
+    .superRefine((value, ctx) => {
+      // Messages never contain the value: it may hold a user name and password.
+      const fail = (message: string) => ctx.addIssue({ code: 'custom', message });
+      if (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol)) {
+        return fail(`${name} must be an http(s) URL such as https://api.example.com`);
+      }
+      const url = new URL(value);
+      if (url.username || url.password) {
+        fail(`${name} must not contain a user name or password; credentials belong in ${credentials}`);
+      }
+      if (/[?#]/.test(value)) {
+        fail(`${name} must not have a query string or fragment (? or #); give only the base URL, such as https://api.example.com`);
+      }
     })
     .transform((value) => value.replace(/\/+$/, ''));
 
@@ -34,32 +55,74 @@ const bool = (name: EnvName) =>
     .regex(/^(true|false|1|0|yes|no)$/i, `${name} must be true or false`)
     .transform((value) => /^(true|1|yes)$/i.test(value));
 
-const positiveInt = (name: EnvName) =>
+const positiveInt = (name: EnvName, max: number, maxText = String(max)) =>
   z
     .string()
     .regex(/^[1-9][0-9]*$/, `${name} must be a positive whole number`)
-    .transform(Number);
+    .transform(Number)
+    .refine((value) => value <= max, `${name} must be at most ${maxText}`);
 
-const optionalSecret = z.string().min(1).optional();
-
-const ConfigSchema = z.object({
-  APPMGMT_BASE_URL: httpUrl('APPMGMT_BASE_URL').optional(),
-  APPMGMT_ACCESS_TOKEN: optionalSecret,
-  APPMGMT_API_KEY: optionalSecret,
-  APPMGMT_MONITORING_URL: httpUrl('APPMGMT_MONITORING_URL').optional(),
-  APPMGMT_MONITORING_API_KEY: optionalSecret,
-  APPMGMT_TIMEOUT_MS: positiveInt('APPMGMT_TIMEOUT_MS').default(30_000),
-  APPMGMT_RESOLVE_TIMEOUT_MS: positiveInt('APPMGMT_RESOLVE_TIMEOUT_MS').default(900_000),
-  APPMGMT_READ_ONLY: bool('APPMGMT_READ_ONLY').default(false),
-  APPMGMT_APP_ID: z.string().min(1).optional(),
-  APPMGMT_TOOLS: z
+/** Only the name is ever shown: the value is a secret. */
+const secret = (name: EnvName, what: string) =>
+  z
     .string()
-    .transform((value) => value.split(',').map((name) => name.trim()).filter(Boolean))
-    .optional(),
-  APPMGMT_REQUIRE_HUMAN_CONFIRMATION: bool('APPMGMT_REQUIRE_HUMAN_CONFIRMATION').default(false),
-  APPMGMT_MAX_DAILY_BUDGET_MICROS: positiveInt('APPMGMT_MAX_DAILY_BUDGET_MICROS').optional(),
-  APPMGMT_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+    .regex(/^[^\s\p{Cc}\p{Cf}]+$/u, `${name} contains spaces or invisible characters; set it to the ${what} alone (the value is not shown)`)
+    .optional();
+
+const toolList = (name: string) =>
+  z
+    .string()
+    .transform((value) => value.split(',').map((tool) => tool.trim()).filter(Boolean))
+    .refine((tools) => tools.length > 0, `${name} names no tool; list tool names separated by commas, or leave it out`);
+
+const FlagsSchema = z.object({
+  readOnly: z.boolean().optional(),
+  appId: z.string().trim().min(1, '--app-id is empty; give an app ID or leave the flag out').optional(),
+  tools: toolList('--tools').optional(),
 });
+
+/** Every setting, from the environment and the command line; all problems are reported at once. */
+const ConfigSchema = z
+  .object({
+    APPMGMT_BASE_URL: httpUrl('APPMGMT_BASE_URL', 'APPMGMT_ACCESS_TOKEN and APPMGMT_API_KEY').optional(),
+    APPMGMT_ACCESS_TOKEN: secret('APPMGMT_ACCESS_TOKEN', 'token'),
+    APPMGMT_API_KEY: secret('APPMGMT_API_KEY', 'key'),
+    APPMGMT_MONITORING_URL: httpUrl('APPMGMT_MONITORING_URL', 'APPMGMT_MONITORING_API_KEY').optional(),
+    APPMGMT_MONITORING_API_KEY: secret('APPMGMT_MONITORING_API_KEY', 'key'),
+    APPMGMT_ALLOW_INSECURE_HTTP: bool('APPMGMT_ALLOW_INSECURE_HTTP').default(false),
+    APPMGMT_TIMEOUT_MS: positiveInt('APPMGMT_TIMEOUT_MS', MAX_TIMEOUT_MS, '86400000 (24 hours)').default(30_000),
+    APPMGMT_RESOLVE_TIMEOUT_MS: positiveInt('APPMGMT_RESOLVE_TIMEOUT_MS', MAX_TIMEOUT_MS, '86400000 (24 hours)').default(900_000),
+    APPMGMT_READ_ONLY: bool('APPMGMT_READ_ONLY').default(false),
+    APPMGMT_APP_ID: z.string().optional(),
+    APPMGMT_TOOLS: toolList('APPMGMT_TOOLS').optional(),
+    APPMGMT_REQUIRE_HUMAN_CONFIRMATION: bool('APPMGMT_REQUIRE_HUMAN_CONFIRMATION').default(false),
+    APPMGMT_APPROVAL_TIMEOUT_MS: positiveInt('APPMGMT_APPROVAL_TIMEOUT_MS', MAX_APPROVAL_TIMEOUT_MS, '600000 (10 minutes)').default(
+      DEFAULT_APPROVAL_TIMEOUT_MS,
+    ),
+    APPMGMT_MAX_DAILY_BUDGET_MICROS: positiveInt('APPMGMT_MAX_DAILY_BUDGET_MICROS', Number.MAX_SAFE_INTEGER).optional(),
+    APPMGMT_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error'], { error: 'APPMGMT_LOG_LEVEL must be debug, info, warn or error' }).default('info'),
+    flags: FlagsSchema,
+  })
+  // zod runs this even when a field failed, handing it that field's raw string: every check here
+  // tolerates raw values, so its problems join the fields' own instead of waiting for a second run.
+  .superRefine((e, ctx) => {
+    const fail = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
+    for (const name of ['APPMGMT_BASE_URL', 'APPMGMT_MONITORING_URL'] as const) {
+      const value = e[name];
+      if (value === undefined || !URL.canParse(value) || e.APPMGMT_ALLOW_INSECURE_HTTP === true) continue;
+      const url = new URL(value);
+      if (url.protocol === 'http:' && !isLoopback(url.hostname)) {
+        fail(name, `${name} uses plain http:// to ${url.host}, which is not this machine; use https://, or set APPMGMT_ALLOW_INSECURE_HTTP=true`);
+      }
+    }
+    const { appId, tools } = e.flags;
+    if (appId && e.APPMGMT_APP_ID && appId !== e.APPMGMT_APP_ID) {
+      fail('flags', `--app-id ${JSON.stringify(appId)} and APPMGMT_APP_ID ${JSON.stringify(e.APPMGMT_APP_ID)} disagree; set the app in one place`);
+    }
+    if (Array.isArray(tools) && Array.isArray(e.APPMGMT_TOOLS) && setKey(tools) !== setKey(e.APPMGMT_TOOLS)) {
+      fail('flags', '--tools and APPMGMT_TOOLS name different tools; set them in one place');
+    }
+  });
 
 export interface Config {
   baseUrl?: string;
@@ -67,80 +130,105 @@ export interface Config {
   apiKey?: string;
   monitoringUrl?: string;
   monitoringApiKey?: string;
+  /** A plain http:// base URL to another machine was allowed (APPMGMT_ALLOW_INSECURE_HTTP). */
+  allowInsecureHttp: boolean;
   timeoutMs: number;
   resolveTimeoutMs: number;
   readOnly: boolean;
   appId?: string;
   tools?: string[];
   requireHumanConfirmation: boolean;
+  /** How long a costly call waits for the person to answer the client's approval form. */
+  approvalTimeoutMs: number;
   maxDailyBudgetMicros?: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
   /** Set when the server talks to the built-in sandbox: every result says so. */
   sandbox: boolean;
 }
 
-/** Command-line flags that override the environment (never secrets). */
+/** Command-line flags; they may narrow the environment's settings, never widen or contradict them (never secrets). */
 export interface ConfigFlags {
   readOnly?: boolean;
   appId?: string;
-  tools?: string[];
+  /** The flag's text, comma-separated like APPMGMT_TOOLS. */
+  tools?: string;
 }
 
 /**
- * Reads the configuration from the environment plus flags. Empty variables count as unset.
- * @throws ConfigError naming the variable and the rule when a value is malformed.
+ * Reads the configuration from the environment plus flags. Empty variables count as unset
+ * (MCP Bundle hosts send a blank optional setting that way).
+ * @throws ConfigError with one line per problem, all of them at once: a malformed value (a secret
+ *   only by name), an unknown or wrongly cased APPMGMT_* name with the closest known one, an empty
+ *   --app-id or --tools, or a flag that disagrees with its variable.
  */
-export function loadConfig(
-  env: Record<string, string | undefined>,
-  flags: ConfigFlags = {},
-): { config: Config; warnings: string[] } {
+export function loadConfig(env: Record<string, string | undefined>, flags: ConfigFlags = {}): Config {
   const known = Object.fromEntries(
-    Object.keys(ENV_VARS)
-      .map((name) => [name, env[name]?.trim()])
+    ENV_NAMES.map((name) => [name, env[name]?.trim()])
       // Some MCP Bundle hosts pass an unset optional setting as its literal `${user_config.x}`.
       .filter(([, value]) => value !== undefined && value !== '' && !/^\$\{user_config\.[\w-]+\}$/.test(value)),
   );
-  const parsed = ConfigSchema.safeParse(known);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const name = String(issue.path[0] ?? 'configuration');
-    throw new ConfigError(issue.message.startsWith(name) ? issue.message : `${name}: ${issue.message}`);
-  }
+  const parsed = ConfigSchema.safeParse({ ...known, flags });
+  const problems = [...(parsed.success ? [] : issueLines(parsed.error.issues)), ...unknownVariables(env)];
+  if (!parsed.success || problems.length > 0) throw new ConfigError(problems.join('\n'));
   const e = parsed.data;
-  const config: Config = {
+  return {
     baseUrl: e.APPMGMT_BASE_URL,
     accessToken: e.APPMGMT_ACCESS_TOKEN,
     apiKey: e.APPMGMT_API_KEY,
     monitoringUrl: e.APPMGMT_MONITORING_URL ?? e.APPMGMT_BASE_URL,
     monitoringApiKey: e.APPMGMT_MONITORING_API_KEY ?? e.APPMGMT_API_KEY,
+    allowInsecureHttp: e.APPMGMT_ALLOW_INSECURE_HTTP,
     timeoutMs: e.APPMGMT_TIMEOUT_MS,
     resolveTimeoutMs: e.APPMGMT_RESOLVE_TIMEOUT_MS,
-    readOnly: flags.readOnly ?? e.APPMGMT_READ_ONLY,
-    appId: flags.appId ?? e.APPMGMT_APP_ID,
-    tools: flags.tools ?? e.APPMGMT_TOOLS,
+    readOnly: e.APPMGMT_READ_ONLY || e.flags.readOnly === true,
+    appId: e.flags.appId ?? e.APPMGMT_APP_ID,
+    tools: e.flags.tools ?? e.APPMGMT_TOOLS,
     requireHumanConfirmation: e.APPMGMT_REQUIRE_HUMAN_CONFIRMATION,
+    approvalTimeoutMs: e.APPMGMT_APPROVAL_TIMEOUT_MS,
     maxDailyBudgetMicros: e.APPMGMT_MAX_DAILY_BUDGET_MICROS,
     logLevel: e.APPMGMT_LOG_LEVEL,
     sandbox: false,
   };
-  return { config, warnings: unknownVariableWarnings(env) };
 }
 
-/** A typo such as APPMGMT_ACCES_TOKEN must never be silently ignored. */
-function unknownVariableWarnings(env: Record<string, string | undefined>): string[] {
-  const names = Object.keys(ENV_VARS);
-  return Object.keys(env)
-    .filter((name) => name.startsWith('APPMGMT_') && !(name in ENV_VARS))
-    .map((name) => {
-      const closest = names.reduce((best, candidate) =>
-        distance(name, candidate) < distance(name, best) ? candidate : best,
-      );
-      const hint = distance(name, closest) <= 4 ? ` Did you mean ${closest}?` : '';
-      return `Unknown variable ${name} is ignored.${hint}`;
+/** One line per issue, in the order of ENV_VARS, then the flags. */
+function issueLines(issues: z.core.$ZodIssue[]): string[] {
+  const rank = (issue: z.core.$ZodIssue) => {
+    const index = ENV_NAMES.indexOf(issue.path[0] as EnvName);
+    return index === -1 ? ENV_NAMES.length : index;
+  };
+  return [...issues]
+    .sort((a, b) => rank(a) - rank(b))
+    .map((issue) => {
+      const name = String(issue.path[0] ?? 'configuration');
+      return /^(APPMGMT_|--)/.test(issue.message) ? issue.message : `${name}: ${issue.message}`;
     });
 }
 
-function distance(a: string, b: string): number {
+/** A typo such as APPMGMT_READONLY or appmgmt_read_only must never be silently ignored. */
+function unknownVariables(env: Record<string, string | undefined>): string[] {
+  return Object.keys(env)
+    .filter((name) => name.toUpperCase().startsWith('APPMGMT_') && !(ENV_NAMES as string[]).includes(name))
+    .map((name) => {
+      const upper = name.toUpperCase();
+      if ((ENV_NAMES as string[]).includes(upper)) return `Unknown variable ${name}; did you mean ${upper} (names are upper case)?`;
+      return `Unknown variable ${name}; did you mean ${closest(upper, ENV_NAMES)}?`;
+    });
+}
+
+/**
+ * The candidate nearest to `word` by edit distance, ignoring letter case (ties: the first).
+ * @throws TypeError when `candidates` is empty.
+ */
+export function closest<T extends string>(word: string, candidates: readonly T[]): T {
+  const key = word.toUpperCase();
+  return candidates.reduce((best, candidate) =>
+    distance(key, candidate.toUpperCase()) < distance(key, best.toUpperCase()) ? candidate : best,
+  );
+}
+
+/** Levenshtein distance. */
+export function distance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
   for (let i = 1; i <= a.length; i++) {
     const current = [i];
@@ -150,6 +238,16 @@ function distance(a: string, b: string): number {
     previous = current;
   }
   return previous[b.length]!;
+}
+
+/** localhost, 127.0.0.0/8 and [::1]: the only hosts a plain http:// URL may name by default. */
+function isLoopback(hostname: string): boolean {
+  // WHATWG URL has already normalized 0x7f.1, 2130706433 and [0:0::1] to these forms.
+  return hostname === 'localhost' || /^127\.\d+\.\d+\.\d+$/.test(hostname) || hostname === '[::1]';
+}
+
+function setKey(names: string[]): string {
+  return [...new Set(names)].sort().join(',');
 }
 
 /** The secrets to redact from every text the server emits. */

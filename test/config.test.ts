@@ -1,65 +1,228 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig, secretsOf } from '../src/config.js';
+import { ENV_VARS, loadConfig, secretsOf } from '../src/config.js';
 import { ConfigError } from '../src/errors.js';
+
+/** The lines of the ConfigError that loadConfig throws (fails the test if it does not throw one). */
+function problems(env: Record<string, string | undefined>, flags: Parameters<typeof loadConfig>[1] = {}): string[] {
+  try {
+    loadConfig(env, flags);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as ConfigError).message.split('\n');
+  }
+  throw new Error('loadConfig accepted the configuration');
+}
 
 describe('loadConfig', () => {
   it('reads every setting from the environment and defaults the monitoring ones', () => {
-    const { config, warnings } = loadConfig({
+    const config = loadConfig({
       APPMGMT_BASE_URL: 'https://api.example.com/',
       APPMGMT_ACCESS_TOKEN: 'tok',
       APPMGMT_API_KEY: 'key',
     });
-    expect(config).toMatchObject({
+    expect(config).toEqual({
       baseUrl: 'https://api.example.com',
       monitoringUrl: 'https://api.example.com',
       accessToken: 'tok',
       apiKey: 'key',
       monitoringApiKey: 'key',
+      allowInsecureHttp: false,
       timeoutMs: 30_000,
       resolveTimeoutMs: 900_000,
       readOnly: false,
+      requireHumanConfirmation: false,
+      approvalTimeoutMs: 120_000,
+      logLevel: 'info',
+      sandbox: false,
     });
-    expect(warnings).toEqual([]);
+  });
+
+  it('reads the approval timeout and the insecure-http switch', () => {
+    const config = loadConfig({
+      APPMGMT_BASE_URL: 'http://api.internal.example',
+      APPMGMT_ALLOW_INSECURE_HTTP: 'true',
+      APPMGMT_APPROVAL_TIMEOUT_MS: '600000',
+    });
+    expect(config).toMatchObject({ baseUrl: 'http://api.internal.example', allowInsecureHttp: true, approvalTimeoutMs: 600_000 });
   });
 
   it('treats empty variables as unset, as MCP Bundle hosts send them', () => {
-    const { config } = loadConfig({ APPMGMT_BASE_URL: 'https://a.example', APPMGMT_ACCESS_TOKEN: '', APPMGMT_APP_ID: '' });
+    const config = loadConfig({ APPMGMT_BASE_URL: 'https://a.example', APPMGMT_ACCESS_TOKEN: '', APPMGMT_APP_ID: '', APPMGMT_TOOLS: ' ' });
     expect(config.accessToken).toBeUndefined();
     expect(config.appId).toBeUndefined();
+    expect(config.tools).toBeUndefined();
   });
 
   it('treats an unfilled MCP Bundle placeholder as unset', () => {
-    const { config } = loadConfig({ APPMGMT_BASE_URL: 'https://a.example', APPMGMT_MONITORING_URL: '${user_config.monitoring_url}', APPMGMT_API_KEY: '${user_config.api_key}' });
+    const config = loadConfig({ APPMGMT_BASE_URL: 'https://a.example', APPMGMT_MONITORING_URL: '${user_config.monitoring_url}', APPMGMT_API_KEY: '${user_config.api_key}' });
     expect(config.monitoringUrl).toBe('https://a.example');
     expect(config.apiKey).toBeUndefined();
   });
 
-  it('refuses a malformed URL with the variable name', () => {
-    expect(() => loadConfig({ APPMGMT_BASE_URL: 'not a url' })).toThrow(ConfigError);
-    expect(() => loadConfig({ APPMGMT_BASE_URL: 'ftp://x.example' })).toThrow(/APPMGMT_BASE_URL must be an http\(s\) URL/);
-  });
-
   it('refuses a malformed boolean or number with the variable name', () => {
-    expect(() => loadConfig({ APPMGMT_READ_ONLY: 'maybe' })).toThrow(/APPMGMT_READ_ONLY must be true or false/);
-    expect(() => loadConfig({ APPMGMT_TIMEOUT_MS: '-5' })).toThrow(/APPMGMT_TIMEOUT_MS must be a positive whole number/);
+    expect(problems({ APPMGMT_READ_ONLY: 'maybe' })).toEqual(['APPMGMT_READ_ONLY must be true or false']);
+    expect(problems({ APPMGMT_TIMEOUT_MS: '-5' })).toEqual(['APPMGMT_TIMEOUT_MS must be a positive whole number']);
+    expect(problems({ APPMGMT_LOG_LEVEL: 'verbose' })).toEqual(['APPMGMT_LOG_LEVEL must be debug, info, warn or error']);
   });
 
-  it('reports an unknown APPMGMT_ variable and suggests the closest name', () => {
-    const { warnings } = loadConfig({ APPMGMT_ACCES_TOKEN: 'x', APPMGMT_ZZZZZZZZZZZZZZZZZZ: '1', OTHER: 'y' });
-    expect(warnings).toEqual([
-      'Unknown variable APPMGMT_ACCES_TOKEN is ignored. Did you mean APPMGMT_ACCESS_TOKEN?',
-      'Unknown variable APPMGMT_ZZZZZZZZZZZZZZZZZZ is ignored.',
+  it('reports every mistake at once, one line each, in the order of ENV_VARS', () => {
+    expect(problems({ APPMGMT_LOG_LEVEL: 'loud', APPMGMT_BASE_URL: 'api.example.com', APPMGMT_READONLY: 'true', APPMGMT_TIMEOUT_MS: 'soon' })).toEqual([
+      'APPMGMT_BASE_URL must be an http(s) URL such as https://api.example.com',
+      'APPMGMT_TIMEOUT_MS must be a positive whole number',
+      'APPMGMT_LOG_LEVEL must be debug, info, warn or error',
+      'Unknown variable APPMGMT_READONLY; did you mean APPMGMT_READ_ONLY?',
     ]);
   });
 
-  it('lets flags override the environment', () => {
-    const { config } = loadConfig({ APPMGMT_READ_ONLY: 'false', APPMGMT_TOOLS: 'a, b' }, { readOnly: true });
-    expect(config.readOnly).toBe(true);
-    expect(config.tools).toEqual(['a', 'b']);
+  describe('unknown variables', () => {
+    it.each([
+      ['APPMGMT_READONLY', 'Unknown variable APPMGMT_READONLY; did you mean APPMGMT_READ_ONLY?'],
+      ['APPMGMT_MAX_DAILY_BUDGET', 'Unknown variable APPMGMT_MAX_DAILY_BUDGET; did you mean APPMGMT_MAX_DAILY_BUDGET_MICROS?'],
+      ['APPMGMT_ACCES_TOKEN', 'Unknown variable APPMGMT_ACCES_TOKEN; did you mean APPMGMT_ACCESS_TOKEN?'],
+      ['appmgmt_readonly', 'Unknown variable appmgmt_readonly; did you mean APPMGMT_READ_ONLY?'],
+      ['appmgmt_read_only', 'Unknown variable appmgmt_read_only; did you mean APPMGMT_READ_ONLY (names are upper case)?'],
+      ['Appmgmt_Read_Only', 'Unknown variable Appmgmt_Read_Only; did you mean APPMGMT_READ_ONLY (names are upper case)?'],
+    ])('%s stops start-up with the closest known name', (name, line) => {
+      expect(problems({ [name]: 'true' })).toEqual([line]);
+    });
+
+    it('a wrongly cased known name is refused even next to the right one, and even when blank', () => {
+      expect(problems({ APPMGMT_READ_ONLY: 'true', appmgmt_app_id: '' })).toEqual([
+        'Unknown variable appmgmt_app_id; did you mean APPMGMT_APP_ID (names are upper case)?',
+      ]);
+    });
+
+    it('leaves variables of other programs alone', () => {
+      expect(() => loadConfig({ PATH: '/bin', APPMGMTX: '1', MY_APPMGMT_THING: '1' })).not.toThrow();
+    });
   });
 
-  it('lists every configured secret for redaction', () => {
-    const { config } = loadConfig({ APPMGMT_ACCESS_TOKEN: 'tok-123', APPMGMT_API_KEY: 'key-456', APPMGMT_MONITORING_API_KEY: 'mon-789' });
-    expect(secretsOf(config).sort()).toEqual(['key-456', 'mon-789', 'tok-123']);
+  describe('app scope and tools', () => {
+    it('refuses an empty --app-id instead of removing the scope', () => {
+      expect(problems({ APPMGMT_APP_ID: 'app_demo' }, { appId: '' })).toEqual(['--app-id is empty; give an app ID or leave the flag out']);
+      expect(problems({}, { appId: '  ' })).toEqual(['--app-id is empty; give an app ID or leave the flag out']);
+    });
+
+    it('refuses --app-id and APPMGMT_APP_ID that disagree', () => {
+      expect(problems({ APPMGMT_APP_ID: 'app_one' }, { appId: 'app_two' })).toEqual([
+        '--app-id "app_two" and APPMGMT_APP_ID "app_one" disagree; set the app in one place',
+      ]);
+    });
+
+    it('accepts the app scope from either place, or the same one from both', () => {
+      expect(loadConfig({ APPMGMT_APP_ID: 'app_one' }).appId).toBe('app_one');
+      expect(loadConfig({}, { appId: 'app_one' }).appId).toBe('app_one');
+      expect(loadConfig({ APPMGMT_APP_ID: 'app_one' }, { appId: ' app_one ' }).appId).toBe('app_one');
+    });
+
+    it('refuses an empty --tools or an APPMGMT_TOOLS that names no tool', () => {
+      expect(problems({}, { tools: '' })).toEqual(['--tools names no tool; list tool names separated by commas, or leave it out']);
+      expect(problems({ APPMGMT_TOOLS: ', ,' })).toEqual(['APPMGMT_TOOLS names no tool; list tool names separated by commas, or leave it out']);
+    });
+
+    it('refuses --tools and APPMGMT_TOOLS that name different tools, but not the same ones in another order', () => {
+      expect(problems({ APPMGMT_TOOLS: 'a,b' }, { tools: 'a' })).toEqual(['--tools and APPMGMT_TOOLS name different tools; set them in one place']);
+      expect(loadConfig({ APPMGMT_TOOLS: 'a, b' }, { tools: 'b,a' }).tools).toEqual(['b', 'a']);
+    });
+
+    it('lets --read-only narrow the environment, never widen it', () => {
+      expect(loadConfig({ APPMGMT_READ_ONLY: 'false' }, { readOnly: true }).readOnly).toBe(true);
+      expect(loadConfig({ APPMGMT_READ_ONLY: 'true' }, { readOnly: false }).readOnly).toBe(true);
+    });
+  });
+
+  describe('base URLs', () => {
+    it('drops trailing slashes and refuses what is not http(s)', () => {
+      expect(loadConfig({ APPMGMT_BASE_URL: 'https://api.example.com/v1//' }).baseUrl).toBe('https://api.example.com/v1');
+      expect(problems({ APPMGMT_BASE_URL: 'ftp://x.example' })).toEqual(['APPMGMT_BASE_URL must be an http(s) URL such as https://api.example.com']);
+    });
+
+    it('refuses credentials in a URL without echoing the user name or password', () => {
+      const lines = problems({ APPMGMT_BASE_URL: 'https://alice:hunter2secret@api.example.com', APPMGMT_MONITORING_URL: 'https://bob@mon.example.com' });
+      expect(lines).toEqual([
+        'APPMGMT_BASE_URL must not contain a user name or password; credentials belong in APPMGMT_ACCESS_TOKEN and APPMGMT_API_KEY',
+        'APPMGMT_MONITORING_URL must not contain a user name or password; credentials belong in APPMGMT_MONITORING_API_KEY',
+      ]);
+      expect(lines.join('\n')).not.toMatch(/alice|hunter2|bob/);
+    });
+
+    it('refuses a URL with a query string or a fragment', () => {
+      const line = 'APPMGMT_BASE_URL must not have a query string or fragment (? or #); give only the base URL, such as https://api.example.com';
+      expect(problems({ APPMGMT_BASE_URL: 'https://api.example.com/?key=1' })).toEqual([line]);
+      expect(problems({ APPMGMT_BASE_URL: 'https://api.example.com/#top' })).toEqual([line]);
+      expect(problems({ APPMGMT_BASE_URL: 'https://api.example.com?' })).toEqual([line]);
+    });
+
+    it('refuses plain http to another machine unless APPMGMT_ALLOW_INSECURE_HTTP=true', () => {
+      expect(problems({ APPMGMT_MONITORING_URL: 'http://mon.example.com:8080' })).toEqual([
+        'APPMGMT_MONITORING_URL uses plain http:// to mon.example.com:8080, which is not this machine; use https://, or set APPMGMT_ALLOW_INSECURE_HTTP=true',
+      ]);
+      expect(problems({ APPMGMT_BASE_URL: 'http://api.example.com', APPMGMT_ALLOW_INSECURE_HTTP: 'false' })).toHaveLength(1);
+      expect(loadConfig({ APPMGMT_BASE_URL: 'http://api.example.com', APPMGMT_ALLOW_INSECURE_HTTP: 'true' }).allowInsecureHttp).toBe(true);
+    });
+
+    it('refuses plain http when the insecure switch is itself malformed, and says both', () => {
+      expect(problems({ APPMGMT_BASE_URL: 'http://api.example.com', APPMGMT_ALLOW_INSECURE_HTTP: 'sure' })).toEqual([
+        'APPMGMT_BASE_URL uses plain http:// to api.example.com, which is not this machine; use https://, or set APPMGMT_ALLOW_INSECURE_HTTP=true',
+        'APPMGMT_ALLOW_INSECURE_HTTP must be true or false',
+      ]);
+    });
+
+    it.each(['http://localhost:3000', 'http://127.0.0.1:9', 'http://127.1.2.3', 'http://[::1]:8080', 'http://LOCALHOST'])(
+      'allows plain http to loopback (%s)',
+      (url) => {
+        expect(loadConfig({ APPMGMT_BASE_URL: url }).allowInsecureHttp).toBe(false);
+      },
+    );
+
+    it.each(['http://localhost.example.com', 'http://128.0.0.1', 'http://[::2]', 'http://10.0.0.1'])('treats %s as another machine', (url) => {
+      expect(problems({ APPMGMT_BASE_URL: url })[0]).toMatch(/^APPMGMT_BASE_URL uses plain http:\/\//);
+    });
+  });
+
+  describe('maxima', () => {
+    it.each([
+      ['APPMGMT_TIMEOUT_MS', '86400001', 'APPMGMT_TIMEOUT_MS must be at most 86400000 (24 hours)'],
+      ['APPMGMT_RESOLVE_TIMEOUT_MS', '100000000000', 'APPMGMT_RESOLVE_TIMEOUT_MS must be at most 86400000 (24 hours)'],
+      ['APPMGMT_APPROVAL_TIMEOUT_MS', '600001', 'APPMGMT_APPROVAL_TIMEOUT_MS must be at most 600000 (10 minutes)'],
+      ['APPMGMT_MAX_DAILY_BUDGET_MICROS', '9007199254740992', 'APPMGMT_MAX_DAILY_BUDGET_MICROS must be at most 9007199254740991'],
+    ])('%s above its maximum stops start-up and states the maximum', (name, value, line) => {
+      expect(problems({ [name]: value })).toEqual([line]);
+    });
+
+    it('accepts each maximum itself', () => {
+      const config = loadConfig({
+        APPMGMT_TIMEOUT_MS: '86400000',
+        APPMGMT_RESOLVE_TIMEOUT_MS: '86400000',
+        APPMGMT_APPROVAL_TIMEOUT_MS: '600000',
+        APPMGMT_MAX_DAILY_BUDGET_MICROS: String(Number.MAX_SAFE_INTEGER),
+      });
+      expect(config).toMatchObject({ timeoutMs: 86_400_000, resolveTimeoutMs: 86_400_000, approvalTimeoutMs: 600_000, maxDailyBudgetMicros: Number.MAX_SAFE_INTEGER });
+    });
+  });
+
+  describe('secrets', () => {
+    it('names a malformed secret variable but never shows its value', () => {
+      const lines = problems({ APPMGMT_ACCESS_TOKEN: 'Bearer tok-abc123', APPMGMT_API_KEY: 'key\u200b-xyz789', APPMGMT_MONITORING_API_KEY: 'mon\tkey' });
+      expect(lines).toEqual([
+        'APPMGMT_ACCESS_TOKEN contains spaces or invisible characters; set it to the token alone (the value is not shown)',
+        'APPMGMT_API_KEY contains spaces or invisible characters; set it to the key alone (the value is not shown)',
+        'APPMGMT_MONITORING_API_KEY contains spaces or invisible characters; set it to the key alone (the value is not shown)',
+      ]);
+      expect(lines.join('\n')).not.toMatch(/abc123|xyz789|Bearer|\t/);
+    });
+
+    it('lists every configured secret for redaction', () => {
+      const config = loadConfig({ APPMGMT_ACCESS_TOKEN: 'tok-123', APPMGMT_API_KEY: 'key-456', APPMGMT_MONITORING_API_KEY: 'mon-789' });
+      expect(secretsOf(config).sort()).toEqual(['key-456', 'mon-789', 'tok-123']);
+    });
+  });
+
+  it('gives every variable a one-line meaning for --help', () => {
+    for (const [name, meaning] of Object.entries(ENV_VARS)) {
+      expect(name).toMatch(/^APPMGMT_[A-Z_]+$/);
+      expect(meaning, name).not.toContain('\n');
+    }
+    expect(Object.keys(ENV_VARS)).toEqual(expect.arrayContaining(['APPMGMT_APPROVAL_TIMEOUT_MS', 'APPMGMT_ALLOW_INSECURE_HTTP']));
   });
 });

@@ -24,7 +24,7 @@ describe('the built server over stdio', () => {
   });
 
   it('writes nothing but JSON-RPC messages to stdout', async () => {
-    const child = spawn(process.execPath, [BIN, '--sandbox'], { env: { ...cleanEnv(), APPMGMT_TYPO: '1', APPMGMT_LOG_LEVEL: 'debug' } });
+    const child = spawn(process.execPath, [BIN, '--sandbox'], { env: { ...cleanEnv(), APPMGMT_LOG_LEVEL: 'debug' } });
     const messages = [
       { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } },
       { jsonrpc: '2.0', method: 'notifications/initialized' },
@@ -33,9 +33,7 @@ describe('the built server over stdio', () => {
       { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'push_app_to_repo', arguments: { app_id: 42 } } },
     ];
     let stdout = '';
-    let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
     for (const message of messages) child.stdin.write(`${JSON.stringify(message)}\n`);
     await new Promise<void>((resolve) => {
       child.stdout.on('data', () => {
@@ -47,7 +45,15 @@ describe('the built server over stdio', () => {
     const lines = stdout.split('\n').filter(Boolean);
     expect(lines.length).toBe(4);
     for (const line of lines) expect(JSON.parse(line)).toMatchObject({ jsonrpc: '2.0' });
-    expect(stderr).toContain('Unknown variable APPMGMT_TYPO');
+  });
+
+  it('stops with exit code 2 and a did-you-mean line for an unknown variable', () => {
+    const run = spawnSync(process.execPath, [BIN, '--sandbox'], { env: { ...cleanEnv(), appmgmt_read_only: 'true' }, encoding: 'utf8', input: '' });
+    expect(run.status).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr.trim().split('\n')).toEqual([
+      'app-management-mcp: Unknown variable appmgmt_read_only; did you mean APPMGMT_READ_ONLY (names are upper case)?',
+    ]);
   });
 
   it('stops with exit code 2 and one clear line for a malformed URL', () => {

@@ -53,20 +53,48 @@ describe('the command line', () => {
   });
   afterAll(() => sandbox?.close());
 
-  it('--help lists every flag and variable and exits 0 without starting the server', async () => {
+  it('--help prints every flag and variable on stdout and exits 0 without starting the server', async () => {
     const { code, stdout, stderr } = await run(['--help']);
     expect(code).toBe(0);
-    const help = stdout + stderr;
-    expect(help).toContain(`app-management-mcp ${pkg.version}`);
-    for (const flag of ['--sandbox', '--sandbox-world', '--read-only', '--app-id', '--tools', '--port', '--version']) expect(help).toContain(flag);
-    for (const name of Object.keys(ENV_VARS)) expect(help).toContain(name);
-    expect(help).toMatch(/sandbox \[--port N\]/);
+    expect(stderr).toBe('');
+    expect(stdout).toContain(`app-management-mcp ${pkg.version}`);
+    for (const flag of ['--sandbox', '--sandbox-world', '--read-only', '--app-id', '--tools', '--port', '--version']) expect(stdout).toContain(flag);
+    for (const name of Object.keys(ENV_VARS)) expect(stdout).toContain(name);
+    expect(stdout).toMatch(/sandbox \[--port N\]/);
   });
 
-  it('--version prints the package version and exits 0', async () => {
+  it('--version prints the package version on stdout and exits 0', async () => {
     const { code, stdout, stderr } = await run(['--version']);
     expect(code).toBe(0);
-    expect((stdout + stderr).trim()).toContain(pkg.version);
+    expect(stderr).toBe('');
+    expect(stdout).toBe(`${pkg.version}\n`);
+  });
+
+  it.each<{ how: string; args: string[]; env?: Record<string, string>; lines: string[] }>([
+    {
+      how: 'an unknown flag',
+      args: ['--readonly'],
+      lines: ['Unknown flag --readonly; did you mean --read-only? The flags are --sandbox, --sandbox-world FILE, --read-only, --app-id ID, --tools a,b, --port N, --help, --version'],
+    },
+    { how: '--port without sandbox', args: ['--sandbox', '--port', '8080'], lines: ['--port applies only to the sandbox command: app-management-mcp sandbox --port N'] },
+    { how: 'an unknown command', args: ['serve'], lines: ['Unknown command serve; the only command is sandbox (without one, the MCP server runs)'] },
+    { how: 'an empty --app-id', args: ['--sandbox', '--app-id', ''], env: { APPMGMT_APP_ID: 'app_demo' }, lines: ['--app-id is empty; give an app ID or leave the flag out'] },
+    {
+      how: 'three mistakes in the environment',
+      args: ['--sandbox'],
+      env: { APPMGMT_READONLY: 'true', APPMGMT_TIMEOUT_MS: '90000000', APPMGMT_BASE_URL: 'https://user:pa55word@api.example.com' },
+      lines: [
+        'APPMGMT_BASE_URL must not contain a user name or password; credentials belong in APPMGMT_ACCESS_TOKEN and APPMGMT_API_KEY',
+        'APPMGMT_TIMEOUT_MS must be at most 86400000 (24 hours)',
+        'Unknown variable APPMGMT_READONLY; did you mean APPMGMT_READ_ONLY?',
+      ],
+    },
+  ])('$how stops start-up with exit code 2 and one line per problem', async ({ args, env = {}, lines }) => {
+    const { code, stdout, stderr } = await run(args, env);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr.trimEnd().split('\n')).toEqual(lines.map((line) => `app-management-mcp: ${line}`));
+    expect(stderr).not.toContain('pa55word');
   });
 
   it.each<{ how: string; args: string[]; env: Record<string, string> }>([
