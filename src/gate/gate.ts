@@ -1,0 +1,169 @@
+import { randomUUID } from 'node:crypto';
+import type { Config } from '../config.js';
+import {
+  AnswerTooLargeError,
+  ApiError,
+  CancelledError,
+  ConfigError,
+  InputError,
+  RefusedError,
+  UnexpectedAnswerError,
+  UnreachableError,
+} from '../errors.js';
+import type { Log } from '../log.js';
+import { duration } from '../text.js';
+import type { GatedTool, ToolContext, ToolResult, Warning } from '../tools/define.js';
+import { askApproval, type FormChannel } from './approval.js';
+import { callKey, lastWarningSlot } from './key.js';
+import type { GateStore, UnknownOutcome } from './store.js';
+
+/**
+ * The two-step confirmation of every gated tool (money, credits, permanent deletes):
+ * - only a call WITHOUT `confirm: true` creates a warning, and it sends nothing that writes;
+ * - a call with `confirm: true` acts only by taking a pending warning for exactly its arguments,
+ *   which it uses up: N such calls after one warning send one request, whatever N and timing;
+ * - while a confirmed call runs, a warning or confirmation with the same arguments sends nothing;
+ * - anything but a clean answer or a sure refusal is an unknown outcome, named by the next warning.
+ */
+
+/** A running call refreshes its in-flight marker this often, so the marker outlives long calls but not a dead process. */
+const HEARTBEAT_MS = 60_000;
+
+export interface GateDeps {
+  store: GateStore;
+  now: () => number;
+  config: Pick<Config, 'requireHumanConfirmation' | 'approvalTimeoutMs'>;
+  forms: FormChannel;
+  log: Log;
+  newRequestId?: () => string;
+}
+
+export type Gate = ReturnType<typeof createGate>;
+
+export function createGate({ store, now, config, forms, log, newRequestId = randomUUID }: GateDeps) {
+  /**
+   * One call of a gated tool, with `confirm` taken out of `request`. `scope` keeps users apart.
+   * @throws the tool's errors when nothing was sent or the service refused for sure.
+   */
+  async function call(tool: GatedTool, request: Record<string, unknown>, confirm: unknown, ctx: ToolContext, scope = ''): Promise<ToolResult> {
+    const key = callKey(scope, tool.name, request);
+    const slot = lastWarningSlot(scope, tool.name);
+    if (config.requireHumanConfirmation && !forms.canShowForms()) {
+      throw new RefusedError(
+        `${tool.name} needs a person's approval in a client form (APPMGMT_REQUIRE_HUMAN_CONFIRMATION=true), and this client cannot show approval forms, so it cannot approve costly calls. Nothing was sent; use a client that supports form elicitation.`,
+      );
+    }
+    tool.gate.check?.(request, ctx.config);
+    return confirm === true ? act(tool, request, ctx, key, slot) : warn(tool, request, ctx, key, slot);
+  }
+
+  async function warn(tool: GatedTool, request: Record<string, unknown>, ctx: ToolContext, key: string, slot: string): Promise<ToolResult> {
+    const running = await store.inFlight(key);
+    if (running) return inFlightResult(tool, running.since);
+    const warning = await tool.gate.warn(request, ctx);
+    const earlier = await store.unknownOutcome(key);
+    const requestId = tool.gate.requestId ? (earlier?.requestId ?? newRequestId()) : undefined;
+    const recorded = await store.warn(key, slot, { at: now(), ...(requestId ? { requestId } : {}) });
+    if (!recorded.ok) return inFlightResult(tool, recorded.inFlight.since);
+    return warningResult(tool, warning, earlier);
+  }
+
+  async function act(tool: GatedTool, request: Record<string, unknown>, ctx: ToolContext, key: string, slot: string): Promise<ToolResult> {
+    const taken = await store.take(key, slot);
+    if (!taken.ok) return taken.why === 'in_flight' ? inFlightResult(tool, taken.inFlight.since) : noWarningResult(tool, taken.otherArguments);
+    const requestId = taken.pending.requestId;
+    const heartbeat = setInterval(() => void store.touch(key).catch((error: unknown) => log.warn(`gate heartbeat failed: ${String(error)}`)), HEARTBEAT_MS);
+    heartbeat.unref();
+    try {
+      if (forms.canShowForms()) {
+        const warning = await tool.gate.warn(request, ctx);
+        await askApproval(forms, `${warning.action}. ${warning.cost}`, ctx.signal, config.approvalTimeoutMs);
+      }
+      const result = await tool.run(request, requestId ? { ...ctx, requestId } : ctx);
+      await store.settle(key, { kind: 'clean' });
+      return result.structured ? { ...result, structured: { confirmation_needed: false, ...result.structured } } : result;
+    } catch (error) {
+      if (sentNothing(error)) {
+        await store.settle(key, { kind: 'refused' });
+        throw error;
+      }
+      const record: UnknownOutcome = { at: now(), what: unknownWhat(error, log, tool.name), ...(requestId ? { requestId } : {}) };
+      await store.settle(key, { kind: 'unknown', record });
+      return unknownResult(tool, record);
+    } finally {
+      clearInterval(heartbeat);
+    }
+  }
+
+  return { call };
+}
+
+/** Errors that prove nothing happened: raised before sending, or a definite refusal by the service. */
+function sentNothing(error: unknown): boolean {
+  if (error instanceof InputError || error instanceof ConfigError || error instanceof RefusedError) return true;
+  return error instanceof ApiError && error.status >= 400 && error.status < 500 && error.status !== 408 && error.status !== 409;
+}
+
+function unknownWhat(error: unknown, log: Log, tool: string): string {
+  if (error instanceof UnreachableError) {
+    return error.kind === 'timeout' ? `no whole answer within ${duration(error.timeoutMs ?? 0)}` : 'the connection failed or dropped';
+  }
+  if (error instanceof ApiError) return `the service answered ${error.status}`;
+  if (error instanceof CancelledError) return 'the call was cancelled while the request was on its way';
+  if (error instanceof UnexpectedAnswerError) return `the answer was not the expected one (${error.detail})`;
+  if (error instanceof AnswerTooLargeError) return 'the answer was too large to read';
+  log.error(`${tool} failed after its request may have gone out: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  return 'an internal error after the request may have gone out';
+}
+
+const time = (ms: number) => new Date(ms).toISOString();
+
+function warningResult(tool: GatedTool, warning: Warning, earlier: UnknownOutcome | undefined): ToolResult {
+  const lines = ['CONFIRMATION NEEDED. Nothing was sent.'];
+  if (earlier) {
+    const check = tool.gate.requestId
+      ? 'This attempt reuses its request id, so the service will not run it twice if the earlier one went through (it remembers the id for 10 minutes).'
+      : 'Check whether it took effect before confirming again.';
+    lines.push(`Earlier attempt: a confirmed call with these arguments at ${time(earlier.at)} ended with an unknown outcome (${earlier.what}). ${check}`);
+  }
+  lines.push(`${warning.action}.`, ...warning.details, `Cost: ${warning.cost}`);
+  const next = `Show this to the user; only if they agree, call ${tool.name} again with the same arguments plus confirm: true within 10 minutes.`;
+  return {
+    text: lines.join('\n'),
+    next,
+    structured: {
+      confirmation_needed: true,
+      action: warning.action,
+      cost: warning.cost,
+      ...(earlier ? { earlier_attempt: `${time(earlier.at)}: ${earlier.what}` } : {}),
+    },
+  };
+}
+
+function inFlightResult(tool: GatedTool, since: number): ToolResult {
+  return {
+    isError: true,
+    text: `NOT SENT: an identical ${tool.name} call (same arguments) has been running since ${time(since)}.`,
+    next: 'Wait for that call to answer; do not repeat it.',
+  };
+}
+
+function noWarningResult(tool: GatedTool, otherArguments: boolean): ToolResult {
+  const other = otherArguments ? ' The latest warning of this tool was for other arguments.' : '';
+  return {
+    isError: true,
+    text: `NOT SENT: confirm: true needs a pending warning for exactly these arguments, and there is none (a warning allows one call and expires after 10 minutes).${other}`,
+    next: `Call ${tool.name} again without confirm to get a fresh warning, and show it to the user.`,
+  };
+}
+
+function unknownResult(tool: GatedTool, record: UnknownOutcome): ToolResult {
+  const repeat = tool.gate.requestId
+    ? 'A repeat is safe only through a fresh warning: it reuses the same request id, which the service deduplicates for 10 minutes.'
+    : 'Do not simply call again: a new attempt needs a fresh warning and confirmation.';
+  return {
+    isError: true,
+    text: `OUTCOME UNKNOWN: ${record.what}. ${tool.gate.unknownOutcome} ${repeat}`,
+    next: `Check as described above before calling ${tool.name} again without confirm.`,
+  };
+}

@@ -1,0 +1,135 @@
+/**
+ * The gate's state behind one interface: pending warnings, in-flight markers and unknown outcomes,
+ * each keyed by a call's hash (gate/key.ts). The in-process store below serves one process; a
+ * shared store lets several replicas see the same state. Every operation that decides whether a
+ * request may go out (`warn`, `take`) is atomic.
+ */
+
+/** How long a warning stays valid, and the longest any record lives. */
+export const CONFIRM_WINDOW_MS = 10 * 60_000;
+
+export interface Pending {
+  at: number;
+  /** For tools whose service deduplicates by X-Request-ID: the id the confirmed call will send. */
+  requestId?: string;
+}
+
+export interface UnknownOutcome {
+  at: number;
+  /** What happened, e.g. "no answer within 30 s". */
+  what: string;
+  requestId?: string;
+}
+
+export interface InFlight {
+  since: number;
+}
+
+export type Taken =
+  | { ok: true; pending: Pending }
+  | { ok: false; why: 'in_flight'; inFlight: InFlight }
+  /** No pending warning for these arguments; `otherArguments` when the latest warning of the tool was for others. */
+  | { ok: false; why: 'no_warning'; otherArguments: boolean };
+
+export type Settlement =
+  /** A clean answer: the earlier unknown outcome, if any, is settled too. */
+  | { kind: 'clean' }
+  /** Nothing went out, or the service refused for sure: the earlier record stays as it was. */
+  | { kind: 'refused' }
+  | { kind: 'unknown'; record: UnknownOutcome };
+
+export interface GateStore {
+  inFlight(key: string): Promise<InFlight | undefined>;
+  unknownOutcome(key: string): Promise<UnknownOutcome | undefined>;
+  /** Records a warning for `key` (replacing an older one) unless `key` is in flight; `slot` remembers it as the tool's latest. */
+  warn(key: string, slot: string, pending: Pending): Promise<{ ok: true } | { ok: false; inFlight: InFlight }>;
+  /** Atomically: refuses when `key` is in flight; otherwise takes its warning (single use) and marks `key` in flight. */
+  take(key: string, slot: string): Promise<Taken>;
+  /** Keeps the in-flight marker of a running call alive. */
+  touch(key: string): Promise<void>;
+  /** Ends a call: removes its in-flight marker and records what is known of the outcome. */
+  settle(key: string, settlement: Settlement): Promise<void>;
+  /** Resolves when the store answers (for readiness checks). */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Caps of the in-process store: oldest records are dropped first. Each record is a hash and a few numbers. */
+export const MAX_RECORDS = 10_000;
+
+interface Options {
+  now: () => number;
+  ttlMs?: number;
+  maxRecords?: number;
+}
+
+/** A map whose entries expire after `ttlMs` and whose oldest entries go first beyond `max`. */
+function expiringMap<V>(now: () => number, ttlMs: number, max: number) {
+  const entries = new Map<string, { value: V; expires: number }>();
+  return {
+    get(key: string): V | undefined {
+      const entry = entries.get(key);
+      if (!entry) return undefined;
+      if (entry.expires < now()) {
+        entries.delete(key);
+        return undefined;
+      }
+      return entry.value;
+    },
+    set(key: string, value: V): void {
+      entries.delete(key); // re-inserted last: insertion order is age order
+      entries.set(key, { value, expires: now() + ttlMs });
+      for (const [oldest, entry] of entries) {
+        if (entries.size <= max && entry.expires >= now()) break;
+        entries.delete(oldest);
+      }
+    },
+    delete: (key: string) => entries.delete(key),
+    get size() {
+      return entries.size;
+    },
+  };
+}
+
+/** The default store: one process's memory. Operations run without awaiting in between, so each is atomic. */
+export function createMemoryStore({ now, ttlMs = CONFIRM_WINDOW_MS, maxRecords = MAX_RECORDS }: Options): GateStore & { sizes(): Record<string, number> } {
+  const pending = expiringMap<Pending>(now, ttlMs, maxRecords);
+  const latest = expiringMap<string>(now, ttlMs, maxRecords);
+  const running = expiringMap<InFlight>(now, ttlMs, maxRecords);
+  const unknown = expiringMap<UnknownOutcome>(now, ttlMs, maxRecords);
+  return {
+    inFlight: async (key) => running.get(key),
+    unknownOutcome: async (key) => unknown.get(key),
+    async warn(key, slot, record) {
+      const inFlight = running.get(key);
+      if (inFlight) return { ok: false, inFlight };
+      pending.set(key, record);
+      latest.set(slot, key);
+      return { ok: true };
+    },
+    async take(key, slot) {
+      const inFlight = running.get(key);
+      if (inFlight) return { ok: false, why: 'in_flight', inFlight };
+      const record = pending.get(key);
+      if (!record) {
+        const other = latest.get(slot);
+        return { ok: false, why: 'no_warning', otherArguments: other !== undefined && other !== key && pending.get(other) !== undefined };
+      }
+      pending.delete(key);
+      running.set(key, { since: now() });
+      return { ok: true, pending: record };
+    },
+    async touch(key) {
+      const inFlight = running.get(key);
+      if (inFlight) running.set(key, inFlight);
+    },
+    async settle(key, settlement) {
+      running.delete(key);
+      if (settlement.kind === 'clean') unknown.delete(key);
+      if (settlement.kind === 'unknown') unknown.set(key, settlement.record);
+    },
+    ping: async () => undefined,
+    close: async () => undefined,
+    sizes: () => ({ pending: pending.size, latest: latest.size, running: running.size, unknown: unknown.size }),
+  };
+}

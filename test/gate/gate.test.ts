@@ -1,0 +1,250 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import type { ApiClient } from '../../src/api/client.js';
+import type { Config } from '../../src/config.js';
+import {
+  AnswerTooLargeError,
+  ApiError,
+  CancelledError,
+  InputError,
+  UnexpectedAnswerError,
+  UnreachableError,
+} from '../../src/errors.js';
+import type { FormChannel } from '../../src/gate/approval.js';
+import { createGate } from '../../src/gate/gate.js';
+import { callKey, canonical, MAX_ARGUMENT_BYTES } from '../../src/gate/key.js';
+import { CONFIRM_WINDOW_MS, createMemoryStore } from '../../src/gate/store.js';
+import { silentLog } from '../../src/log.js';
+import { defineTool, type GatedTool, type ToolContext } from '../../src/tools/define.js';
+
+const noForms: FormChannel = { canShowForms: () => false, showForm: () => Promise.reject(new Error('no forms')) };
+
+/** A gated tool whose run the test controls; it counts the requests it "sends". */
+function fakeTool(behaviour: () => Promise<void> = async () => undefined) {
+  const sent: unknown[] = [];
+  const tool = defineTool({
+    name: 'spend_money',
+    title: 'Spend Money',
+    description: 'A test tool that spends money. Two calls.',
+    input: { amount: z.number().describe('How much.'), note: z.string().optional().describe('A note.') },
+    output: { done: z.boolean() },
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+    cost: 'money',
+    gate: {
+      warn: (args) => ({ action: `Spend ${args.amount}`, cost: `${args.amount} units`, details: [] }),
+      unknownOutcome: 'It may or may not have been spent.',
+    },
+    async run(args) {
+      sent.push(args);
+      await behaviour();
+      return { text: 'Spent.', next: 'Nothing more is needed.', structured: { done: true } };
+    },
+  }) as unknown as GatedTool;
+  return { tool, sent };
+}
+
+function setup(now = { t: 1_000_000 }) {
+  const store = createMemoryStore({ now: () => now.t });
+  const gate = createGate({
+    store,
+    now: () => now.t,
+    config: { requireHumanConfirmation: false, approvalTimeoutMs: 1000 },
+    forms: noForms,
+    log: silentLog,
+    newRequestId: () => `req-${now.t}`,
+  });
+  const ctx = {
+    api: {} as ApiClient,
+    config: {} as Config,
+    clock: { now: () => now.t, sleep: async () => undefined },
+    signal: new AbortController().signal,
+    shutdown: new AbortController().signal,
+    progress: async () => undefined,
+  } satisfies ToolContext;
+  return { gate, store, ctx, now };
+}
+
+describe('the confirmation gate', () => {
+  it('acts only on confirm: true after a warning for the same arguments, once', async () => {
+    const { gate, ctx } = setup();
+    const { tool, sent } = fakeTool();
+    const warning = await gate.call(tool, { amount: 5 }, undefined, ctx);
+    expect(warning.structured).toMatchObject({ confirmation_needed: true, cost: '5 units' });
+    expect((await gate.call(tool, { amount: 5 }, true, ctx)).structured).toEqual({ confirmation_needed: false, done: true });
+    const again = await gate.call(tool, { amount: 5 }, true, ctx);
+    expect(again.isError).toBe(true);
+    expect(again.text).toMatch(/^NOT SENT: confirm: true needs a pending warning/);
+    expect(sent).toHaveLength(1);
+  });
+
+  it('never creates a warning from a confirm: true call, so a second confirm cannot use one', async () => {
+    const { gate, ctx } = setup();
+    const { tool, sent } = fakeTool();
+    for (let i = 0; i < 3; i++) expect((await gate.call(tool, { amount: 5 }, true, ctx)).text).toMatch(/^NOT SENT/);
+    expect(sent).toHaveLength(0);
+  });
+
+  it.each([2, 3, 10, 50])('sends exactly one request for %i concurrent confirmations after one warning', async (n) => {
+    const { gate, ctx } = setup();
+    const { tool, sent } = fakeTool(() => new Promise((resolve) => setTimeout(resolve, 5)));
+    await gate.call(tool, { amount: 5 }, undefined, ctx);
+    const results = await Promise.all(Array.from({ length: n }, () => gate.call(tool, { amount: 5 }, true, ctx)));
+    expect(sent).toHaveLength(1);
+    expect(results.filter((result) => !result.isError)).toHaveLength(1);
+    for (const refused of results.filter((result) => result.isError)) expect(refused.text).toMatch(/^NOT SENT: an identical spend_money call \(same arguments\) has been running since 1970-01-01T00:16:40\.000Z\./);
+  });
+
+  it.each([2, 3, 10])('sends exactly one request for %i confirmations one after another', async (n) => {
+    const { gate, ctx } = setup();
+    const { tool, sent } = fakeTool();
+    await gate.call(tool, { amount: 5 }, undefined, ctx);
+    for (let i = 0; i < n; i++) await gate.call(tool, { amount: 5 }, true, ctx);
+    expect(sent).toHaveLength(1);
+  });
+
+  it('sends nothing for a new warning with the same arguments while the confirmed call runs', async () => {
+    const { gate, ctx } = setup();
+    let finish!: () => void;
+    const { tool, sent } = fakeTool(() => new Promise((resolve) => (finish = resolve)));
+    await gate.call(tool, { amount: 5 }, undefined, ctx);
+    const running = gate.call(tool, { amount: 5 }, true, ctx);
+    await new Promise((resolve) => setImmediate(resolve));
+    const warning = await gate.call(tool, { amount: 5 }, undefined, ctx);
+    expect(warning.isError).toBe(true);
+    expect(warning.text).toMatch(/has been running since/);
+    // Other arguments are another call and may be warned about.
+    expect((await gate.call(tool, { amount: 6 }, undefined, ctx)).structured?.confirmation_needed).toBe(true);
+    finish();
+    await running;
+    expect(sent).toHaveLength(1);
+  });
+
+  it('keys calls by canonical arguments: key order does not matter, values do', () => {
+    expect(callKey('', 't', { a: 1, b: [1, 2] })).toBe(callKey('', 't', { b: [1, 2], a: 1 }));
+    expect(callKey('', 't', { a: 1 })).not.toBe(callKey('', 't', { a: 2 }));
+    expect(callKey('user-1', 't', { a: 1 })).not.toBe(callKey('user-2', 't', { a: 1 }));
+    expect(canonical({ b: { d: 1, c: [true, null] }, a: undefined })).toBe('{"b":{"c":[true,null],"d":1}}');
+  });
+
+  it('refuses arguments over 64 KiB before remembering anything', async () => {
+    const { gate, ctx, store } = setup();
+    const { tool } = fakeTool();
+    const note = 'x'.repeat(MAX_ARGUMENT_BYTES);
+    await expect(gate.call(tool, { amount: 5, note }, undefined, ctx)).rejects.toThrow(InputError);
+    await expect(gate.call(tool, { amount: 5, note }, undefined, ctx)).rejects.toThrow(/arguments: are 65 KiB of JSON; at most 64 KiB/);
+    expect(store.sizes()).toEqual({ pending: 0, latest: 0, running: 0, unknown: 0 });
+  });
+
+  it('forgets a warning after the confirmation window', async () => {
+    const { gate, ctx, now } = setup();
+    const { tool, sent } = fakeTool();
+    await gate.call(tool, { amount: 5 }, undefined, ctx);
+    now.t += CONFIRM_WINDOW_MS + 1;
+    expect((await gate.call(tool, { amount: 5 }, true, ctx)).text).toMatch(/^NOT SENT/);
+    expect(sent).toHaveLength(0);
+  });
+
+  describe('unknown outcomes', () => {
+    const unknown: Array<[string, unknown, RegExp]> = [
+      ['a timeout', new UnreachableError('timeout', 30_000), /no whole answer within 30 s/],
+      ['a dropped connection', new UnreachableError('network'), /the connection failed or dropped/],
+      ['a 500', new ApiError(500, {}), /the service answered 500/],
+      ['a 409', new ApiError(409, {}), /the service answered 409/],
+      ['a 408', new ApiError(408, {}), /the service answered 408/],
+      ['a 302', new ApiError(302, {}), /the service answered 302/],
+      ['a cancellation', new CancelledError(), /cancelled while the request was on its way/],
+      ['a 202 or a body of the wrong shape', new UnexpectedAnswerError('status 202'), /not the expected one \(status 202\)/],
+      ['an answer too large to read', new AnswerTooLargeError(5 * 1024 * 1024), /too large to read/],
+      ['a bug after sending', new TypeError('x is undefined'), /internal error after the request may have gone out/],
+    ];
+    it.each(unknown)('reports %s as OUTCOME UNKNOWN, and the next warning names it', async (_name, error, what) => {
+      const { gate, ctx, now } = setup();
+      const { tool, sent } = fakeTool(() => Promise.reject(error));
+      await gate.call(tool, { amount: 5 }, undefined, ctx);
+      const result = await gate.call(tool, { amount: 5 }, true, ctx);
+      expect(result.isError).toBe(true);
+      expect(result.text).toMatch(/^OUTCOME UNKNOWN: /);
+      expect(result.text).toMatch(what);
+      now.t += 60_000;
+      const next = await gate.call(tool, { amount: 5 }, undefined, ctx);
+      expect(next.text).toMatch(/Earlier attempt: a confirmed call with these arguments at 1970-01-01T00:16:40\.000Z ended with an unknown outcome/);
+      expect(next.structured?.earlier_attempt).toMatch(what);
+      expect(sent).toHaveLength(1);
+    });
+
+    it.each([400, 401, 402, 403, 404, 422, 429])('treats a %i as a sure refusal, not an unknown outcome', async (status) => {
+      const { gate, ctx } = setup();
+      const { tool } = fakeTool(() => Promise.reject(new ApiError(status, {})));
+      await gate.call(tool, { amount: 5 }, undefined, ctx);
+      await expect(gate.call(tool, { amount: 5 }, true, ctx)).rejects.toBeInstanceOf(ApiError);
+      expect((await gate.call(tool, { amount: 5 }, undefined, ctx)).text).not.toMatch(/Earlier attempt/);
+    });
+
+    it('settles an unknown outcome once a later attempt gets a clean answer', async () => {
+      const { gate, ctx } = setup();
+      let fail = true;
+      const { tool } = fakeTool(async () => {
+        if (fail) throw new UnreachableError('network');
+      });
+      await gate.call(tool, { amount: 5 }, undefined, ctx);
+      await gate.call(tool, { amount: 5 }, true, ctx);
+      fail = false;
+      await gate.call(tool, { amount: 5 }, undefined, ctx);
+      await gate.call(tool, { amount: 5 }, true, ctx);
+      expect((await gate.call(tool, { amount: 5 }, undefined, ctx)).text).not.toMatch(/Earlier attempt/);
+    });
+  });
+
+  it('reuses the request id of an unknown outcome for a tool the service deduplicates by X-Request-ID', async () => {
+    const { gate, ctx, now } = setup();
+    const ids: Array<string | undefined> = [];
+    const { tool } = fakeTool();
+    const chat = { ...tool, gate: { ...tool.gate, requestId: true } } as GatedTool;
+    let fail = true;
+    chat.run = async (_args, context) => {
+      ids.push(context.requestId);
+      if (fail) throw new UnreachableError('timeout', 1000);
+      return { text: 'ok', next: 'done', structured: { done: true } };
+    };
+    await gate.call(chat, { amount: 1 }, undefined, ctx);
+    await gate.call(chat, { amount: 1 }, true, ctx);
+    now.t += 5_000;
+    fail = false;
+    const warning = await gate.call(chat, { amount: 1 }, undefined, ctx);
+    expect(warning.text).toContain('This attempt reuses its request id');
+    await gate.call(chat, { amount: 1 }, true, ctx);
+    now.t += 5_000;
+    await gate.call(chat, { amount: 1 }, undefined, ctx);
+    await gate.call(chat, { amount: 1 }, true, ctx);
+    expect(ids).toEqual(['req-1000000', 'req-1000000', 'req-1010000']);
+  });
+});
+
+describe('the in-process gate store', () => {
+  it('drops the oldest records beyond its cap and expires them after the window', async () => {
+    let now = 0;
+    const store = createMemoryStore({ now: () => now, maxRecords: 3 });
+    for (const key of ['a', 'b', 'c', 'd']) await store.warn(key, 'slot', { at: now });
+    expect(store.sizes().pending).toBe(3);
+    expect(await store.take('a', 'slot')).toMatchObject({ ok: false, why: 'no_warning' });
+    expect(await store.take('d', 'slot')).toMatchObject({ ok: true });
+    await store.settle('d', { kind: 'unknown', record: { at: now, what: 'x' } });
+    now += CONFIRM_WINDOW_MS + 1;
+    expect(await store.unknownOutcome('d')).toBeUndefined();
+    expect(await store.take('b', 'slot')).toMatchObject({ ok: false, why: 'no_warning' });
+  });
+
+  it('keeps a running call marked while it is touched, even past the window', async () => {
+    let now = 0;
+    const store = createMemoryStore({ now: () => now });
+    await store.warn('k', 'slot', { at: now });
+    await store.take('k', 'slot');
+    for (let i = 0; i < 15; i++) {
+      now += 60_000;
+      await store.touch('k');
+    }
+    expect(await store.inFlight('k')).toEqual({ since: 0 });
+    await store.settle('k', { kind: 'clean' });
+    expect(await store.inFlight('k')).toBeUndefined();
+  });
+});
