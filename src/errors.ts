@@ -1,4 +1,4 @@
-import { sanitize } from './tools/format.js';
+import { duration, quote, sanitize } from './text.js';
 
 /** Base of every error whose message is written for the model: trusted, actionable text. */
 export class AppError extends Error {
@@ -38,7 +38,7 @@ export class ApiError extends Error {
   }
 }
 
-/** No answer: timeout, refused or dropped connection. */
+/** No whole answer: the deadline passed (before the headers or while reading the body), or the connection failed or dropped. */
 export class UnreachableError extends Error {
   override name = 'UnreachableError';
   constructor(
@@ -46,6 +46,22 @@ export class UnreachableError extends Error {
     readonly timeoutMs?: number,
   ) {
     super(kind === 'timeout' ? `no answer within ${timeoutMs} ms` : 'connection failed');
+  }
+}
+
+/** A 2xx that is not the answer the operation promises: another status (202 for 200), not JSON, or the wrong shape. */
+export class UnexpectedAnswerError extends AppError {
+  override name = 'UnexpectedAnswerError';
+  constructor(readonly detail: string) {
+    super(`The service answered in an unexpected shape (${detail}). The API may have changed; retrying will not help.`);
+  }
+}
+
+/** The answer was larger than the client reads; reading stopped at the limit. */
+export class AnswerTooLargeError extends AppError {
+  override name = 'AnswerTooLargeError';
+  constructor(readonly limitBytes: number) {
+    super(`The service's answer is larger than ${Math.round(limitBytes / 1024 / 1024)} MiB; reading stopped there. Retrying will not help; narrow the request if the tool allows it.`);
   }
 }
 
@@ -73,6 +89,9 @@ const GENERIC_HINTS: Record<number, string> = {
 
 const READ_ONLY_CODE = 'read_only_credential_route_not_allowed';
 
+/** Validation entries shown; a 422 can list thousands. */
+const MAX_VALIDATION_LINES = 10;
+
 /** The ad platform's or the service's own explanation in an error body, if any. */
 export function reasonOf(body: unknown): string | undefined {
   if (typeof body === 'string') return body.trim() || undefined;
@@ -85,34 +104,47 @@ export function reasonOf(body: unknown): string | undefined {
   return undefined;
 }
 
-/** The 2.9 validation body as `loc: msg` lines, or undefined when the body has another shape. */
+/** The 2.9 validation body as `loc: msg` lines (the first few, then a count), or undefined for another shape. */
 export function validationLines(body: unknown): string[] | undefined {
   const detail = (body as { detail?: unknown } | null)?.detail;
   if (!Array.isArray(detail) || detail.length === 0) return undefined;
-  return detail.map((entry: { loc?: unknown; msg?: unknown }) => {
-    const loc = Array.isArray(entry?.loc) ? entry.loc.map(String).join('.') : '?';
+  const lines = detail.slice(0, MAX_VALIDATION_LINES).map((entry: { loc?: unknown; msg?: unknown } | null) => {
+    const loc = Array.isArray(entry?.loc) ? entry.loc.slice(0, 10).map(String).join('.') : '?';
     return `${sanitize(loc, 120)}: ${sanitize(String(entry?.msg ?? 'invalid'), 200)}`;
   });
+  const more = detail.length - lines.length;
+  return more > 0 ? [...lines, `…and ${more} more`] : lines;
+}
+
+/**
+ * Does a 404 look like the API's own "not found" (a JSON error with its own words), rather than a
+ * web server's or a router's default page, which means the request went to the wrong place?
+ */
+function isApiNotFound(body: unknown): boolean {
+  if (validationLines(body)) return true;
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return false;
+  const reason = reasonOf(body);
+  return reason !== undefined && !/^(not found|404( not found)?|cannot (get|post|put|delete|patch) .*|the requested url was not found.*)\.?$/i.test(reason.trim());
 }
 
 /** Text for an API error, for one tool: status, meaning, the upstream reason, and whether retrying helps. */
 export function describeApiError(error: ApiError, hints: StatusHints = {}): string {
   const { status, body } = error;
-  const readOnly = JSON.stringify(body ?? '').includes(READ_ONLY_CODE);
-  const lines: string[] = [];
-  if (readOnly) {
-    lines.push(
+  if (status === 403 && JSON.stringify(body ?? '').includes(READ_ONLY_CODE)) {
+    return [
       `403 ${READ_ONLY_CODE}: the token is read-only and this operation needs a full-access one.`,
       hints.read_only ?? 'Set APPMGMT_ACCESS_TOKEN to a full_access personal access token. Retrying will not help.',
-    );
-    return lines.join('\n');
+    ].join('\n');
   }
-  lines.push(`${status}: ${hints[status] ?? GENERIC_HINTS[status] ?? (status >= 500 ? 'The service failed.' : 'The request failed.')}`);
+  if (status === 404 && !isApiNotFound(body)) {
+    return '404 from something that is not the API (an HTML page, an empty answer or a router\'s default "Not Found"): the base URL is probably wrong. Set APPMGMT_BASE_URL to the service\'s origin, such as https://your-service.example, without a path like /api (for analytics, APPMGMT_MONITORING_URL). Retrying will not help.';
+  }
+  const lines = [`${status}: ${hints[status] ?? GENERIC_HINTS[status] ?? (status >= 500 ? 'The service failed.' : 'The request failed.')}`];
   const validation = validationLines(body);
   if (validation) lines.push('Validation errors:', ...validation.map((line) => `- ${line}`));
   else {
     const reason = reasonOf(body);
-    if (reason) lines.push(`Reason given: "${sanitize(reason, 300)}"`);
+    if (reason) lines.push(`Reason given: ${quote(reason, 300)}`);
   }
   lines.push(retryAdvice(error));
   return lines.join('\n');
@@ -126,4 +158,19 @@ function retryAdvice({ status, retryAfterSeconds }: ApiError): string {
   }
   if (status >= 500) return 'A retry later may help.';
   return 'Retrying the same request will not help until the cause is fixed.';
+}
+
+/**
+ * The model's text for any error a tool call ends with, or undefined for an unexpected error (a bug),
+ * whose details belong in the log only.
+ */
+export function describeError(error: unknown, hints: StatusHints | undefined, timeoutMs: number): string | undefined {
+  if (error instanceof ApiError) return describeApiError(error, hints);
+  if (error instanceof UnreachableError) {
+    return error.kind === 'timeout'
+      ? `No whole answer within ${duration(error.timeoutMs ?? timeoutMs)}. The service may be slow or down; a retry later may help (the limit is APPMGMT_TIMEOUT_MS; conflict resolution has APPMGMT_RESOLVE_TIMEOUT_MS).`
+      : 'Could not reach the service (connection refused or dropped). Check APPMGMT_BASE_URL and the network; a retry later may help.';
+  }
+  if (error instanceof AppError) return error.message;
+  return undefined;
 }

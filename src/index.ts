@@ -1,73 +1,29 @@
-import { parseArgs } from 'node:util';
-import { ENV_VARS, loadConfig, secretsOf, type Config } from './config.js';
+import { HELP, parseCommandLine } from './cli.js';
+import { loadConfig, secretsOf, type Config } from './config.js';
 import { ConfigError } from './errors.js';
 import { createLog } from './log.js';
-import { redactor } from './tools/format.js';
+import { redactor } from './text.js';
 import { SERVER_NAME, SERVER_VERSION } from './version.js';
 
 /** The only file that touches process: read config, pick live API or sandbox, connect stdio. */
 
-const HELP = `${SERVER_NAME} ${SERVER_VERSION}: MCP server for the Application Management API (stdio).
-
-Usage:
-  ${SERVER_NAME} [options]            run the MCP server on stdin/stdout (for an MCP client)
-  ${SERVER_NAME} --sandbox            run it against the built-in simulated service (no account needed)
-  ${SERVER_NAME} sandbox [--port N]   run only the simulated HTTP API, for curl and other clients
-
-Options:
-  --sandbox                 use the built-in sandbox with demo credentials
-  --sandbox-world FILE      load the sandbox world from a JSON file
-  --read-only               register only the read tools (also APPMGMT_READ_ONLY=true)
-  --app-id ID               scope every tool to one app (also APPMGMT_APP_ID)
-  --tools a,b               enable only these tools (also APPMGMT_TOOLS)
-  --port N                  with 'sandbox': port to listen on (default: a free port)
-  --help, --version
-
-Environment (secrets only here, never as flags):
-${Object.entries(ENV_VARS)
-  .map(([name, meaning]) => `  ${name.padEnd(36)}${meaning}`)
-  .join('\n')}
-`;
-
 async function main(argv: string[]): Promise<void> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      sandbox: { type: 'boolean' },
-      'sandbox-world': { type: 'string' },
-      'read-only': { type: 'boolean' },
-      'app-id': { type: 'string' },
-      tools: { type: 'string' },
-      port: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-      version: { type: 'boolean', short: 'v' },
-    },
-  });
-  if (values.help) return void process.stderr.write(HELP);
-  if (values.version) return void process.stderr.write(`${SERVER_VERSION}\n`);
+  const command = parseCommandLine(argv);
+  // The server is not running for these two, so stdout is free.
+  if (command.name === 'help') return void process.stdout.write(HELP);
+  if (command.name === 'version') return void process.stdout.write(`${SERVER_VERSION}\n`);
+  if (command.name === 'sandbox') return runSandboxOnly(command.port?.toString(), command.sandboxWorld);
 
-  if (positionals[0] === 'sandbox') return runSandboxOnly(values.port, values['sandbox-world']);
-  if (positionals.length > 0) throw new ConfigError(`Unknown command ${positionals[0]}; see --help.`);
-
-  const { config, warnings } = loadConfig(process.env, {
-    readOnly: values['read-only'],
-    appId: values['app-id'],
-    tools: values.tools?.split(',').map((name) => name.trim()).filter(Boolean),
-  });
-  if (values.sandbox || values['sandbox-world']) await attachSandbox(config, values['sandbox-world']);
+  const config = loadConfig(process.env, command.flags);
+  if (command.sandbox) await attachSandbox(config, command.sandboxWorld);
   const log = createLog({ level: config.logLevel, redact: redactor(secretsOf(config)) });
-  for (const warning of warnings) log.warn(warning);
 
-  const [{ createServer }, { StdioServerTransport }] = await Promise.all([
-    import('./server.js'),
-    import('@modelcontextprotocol/sdk/server/stdio.js'),
-  ]);
-  const server = createServer({ config, log });
-  await server.connect(new StdioServerTransport());
-  if (process.stdin.isTTY) {
-    log.info('running on stdio and waiting for an MCP client. This is a server: add it to a client (see README), or run with --help.');
-  }
+  const [{ createServer, trackCalls }, { serveStdio }] = await Promise.all([import('./server.js'), import('./transports/stdio.js')]);
+  const shutdown = new AbortController();
+  const calls = trackCalls();
+  const { done } = await serveStdio(createServer({ config, log, shutdown: shutdown.signal, calls }), { log, calls, shutdown });
+  await done;
+  process.exit(0);
 }
 
 /** Starts the simulated service in this process and points the config at it with demo credentials. */
@@ -116,7 +72,8 @@ async function runSandboxOnly(portText: string | undefined, worldFile: string | 
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
+  // A ConfigError holds every problem found, one per line; each gets its own prefixed line.
   const message = error instanceof Error ? error.message : String(error);
-  process.stderr.write(`${SERVER_NAME}: ${message}\n`);
+  process.stderr.write(message.split('\n').map((line) => `${SERVER_NAME}: ${line}\n`).join(''));
   process.exit(2);
 });

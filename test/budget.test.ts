@@ -13,9 +13,10 @@ describe('token budgets', () => {
   });
   afterAll(() => harness.close());
 
+  /** What a model reads of each tool: name, title, description and input schema (output schemas are reported by the bench). */
   async function toolCosts() {
     const { tools } = await harness.client.listTools();
-    return tools.map((tool) => ({ name: tool.name, tokens: tokens(tool) }));
+    return tools.map(({ name, title, description, inputSchema }) => ({ name, tokens: tokens({ name, title, description, inputSchema }) }));
   }
 
   it('keeps tools/list and the server instructions within 2,500 tokens together', async () => {

@@ -2,7 +2,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { createApiClient } from '../src/api/client.js';
-import type { Config } from '../src/config.js';
+import { secretsOf, type Config } from '../src/config.js';
+import { redactor } from '../src/text.js';
 import { silentLog, type Log } from '../src/log.js';
 import { startSandbox, type Sandbox } from '../src/sandbox/http.js';
 import { createServer } from '../src/server.js';
@@ -35,6 +36,8 @@ export function sandboxConfig(sandbox: Sandbox, overrides: Partial<Config> = {})
     resolveTimeoutMs: 10_000,
     readOnly: false,
     requireHumanConfirmation: false,
+    approvalTimeoutMs: 120_000,
+    allowInsecureHttp: true,
     logLevel: 'error',
     sandbox: false,
     ...overrides,
@@ -57,7 +60,7 @@ export async function connect(
   const sandbox = options.sandbox ?? (await startSandbox({ control: true }));
   const config = sandboxConfig(sandbox, options.config);
   const log = options.log ?? silentLog;
-  const api = createApiClient({ config, log, retryDelayMs: () => 0 });
+  const api = createApiClient({ config, log, retryDelayMs: () => 0, redact: redactor(secretsOf(config)) });
   const server = createServer({ config, log, api, ...(options.clock ? { clock: options.clock } : {}) });
   const client = new Client({ name: 'test-client', version: '1.0.0' }, { capabilities: options.capabilities ?? {} });
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();

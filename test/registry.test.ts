@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { TOOLS } from '../src/tools/index.js';
+import { TOOLS, TOOLSETS } from '../src/tools/index.js';
 import { connect, type Harness } from './helpers.js';
 
 const READ_TOOLS = ['list_campaign_suggestions', 'get_scheduling_job', 'get_workspace_analytics'];
@@ -27,7 +27,8 @@ describe('tool registry', () => {
   });
   afterAll(() => h.close());
 
-  it('exposes every operation of the spec, in order', () => {
+  it('exposes every operation, grouped by toolset', () => {
+    expect(tools.map((tool) => tool.name)).toEqual(Object.values(TOOLSETS).flat().map((tool) => tool.name));
     expect(tools.map((tool) => tool.name)).toEqual([
       'customize_app_email',
       'create_ad_campaign',
@@ -102,8 +103,13 @@ describe('tool registry', () => {
     for (const tool of tools) expect(tool.inputSchema.additionalProperties, tool.name).toBe(false);
   });
 
-  it('declares an output schema on exactly the read tools', () => {
-    for (const tool of tools) expect(Boolean(tool.outputSchema), tool.name).toBe(READ_TOOLS.includes(tool.name));
+  it('declares a closed output schema with the next step on every tool', () => {
+    for (const tool of tools) {
+      expect(tool.outputSchema?.type, tool.name).toBe('object');
+      expect(tool.outputSchema?.additionalProperties, tool.name).toBe(false);
+      expect(tool.outputSchema?.required, tool.name).toContain('next');
+      if (COSTLY_TOOLS.includes(tool.name)) expect(tool.outputSchema?.required, tool.name).toContain('confirmation_needed');
+    }
   });
 
   it('matches the tools/list snapshot', () => {

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { startSandbox } from '../src/sandbox/http.js';
 import { connect, type Harness } from './helpers.js';
 
 describe('server modes and boundary', () => {
@@ -81,6 +82,23 @@ describe('server modes and boundary', () => {
     const result = await h.call('push_app_to_repo', { app_id: 'app_demo' });
     expect(result.isError).toBe(true);
     expect(result.text).toMatch(/unexpected shape/);
+  });
+
+  it('says the base URL may be wrong when a 404 is not the API\'s own error', async () => {
+    const wrong = await startSandbox({ control: true });
+    h = await connect({ sandbox: wrong, config: { baseUrl: `${wrong.url}/api` } });
+    const result = await h.call('push_app_to_repo', { app_id: 'app_demo' });
+    expect(result.isError).toBe(true);
+    expect(result.text).toMatch(/^404 from something that is not the API .*Set APPMGMT_BASE_URL to the service's origin/);
+    for (const body of ['<html><body>404 Not Found</body></html>', undefined, { message: 'Cannot POST /x' }]) {
+      h.sandbox.script({ status: 404, ...(body === undefined ? {} : { body }) });
+      expect((await h.call('push_app_to_repo', { app_id: 'app_demo' })).text).toMatch(/APPMGMT_BASE_URL/);
+    }
+    h.sandbox.script({ status: 404, body: { detail: 'App not found.' } });
+    expect((await h.call('push_app_to_repo', { app_id: 'app_demo' })).text).toMatch(/^404: App not found/);
+    await h.close();
+    h = undefined;
+    await wrong.close();
   });
 
   it('sends the server instructions in the initialize answer', async () => {

@@ -3,7 +3,8 @@ import type { ApiClient } from '../api/client.js';
 import type { Config } from '../config.js';
 import type { StatusHints } from '../errors.js';
 
-export type Cost = 'none' | 'money' | 'credits';
+/** What a call costs. `permanent`: it deletes something for good. Every cost but `none` is gated. */
+export type Cost = 'none' | 'money' | 'credits' | 'permanent';
 
 /** All four hints are required, so no tool can leave one to a client's default. */
 export interface Annotations {
@@ -25,29 +26,52 @@ export interface ToolContext {
   clock: Clock;
   /** Aborts when the client cancels the MCP request. */
   signal: AbortSignal;
+  /** Aborts when the server shuts down: long waits end early and answer with what they have. */
+  shutdown: AbortSignal;
   /** Sends a progress notification when the client asked for them; otherwise does nothing. */
   progress(message: string, progress?: number, total?: number): Promise<void>;
+  /** Set on a confirmed call of a tool whose gate has `requestId`: the X-Request-ID to send. */
+  requestId?: string;
 }
 
+/**
+ * What a tool returns. The server appends `Next: <next>` to the text and `next` to the structured
+ * facts, so the model and a script read the same next step.
+ */
 export interface ToolResult {
+  /** Compact lines for the model, without the next step. */
   text: string;
-  /** Typed facts for scripts; required when the tool declares an output shape. */
+  /** The next step: the tool and arguments to call, or a short sentence saying nothing more is needed. */
+  next: string;
+  /** Typed facts matching the tool's output shape; required unless `isError`. */
   structured?: Record<string, unknown>;
-  /** A 200 that reports failure is still a failure. */
+  /** A 200 that reports failure is still a failure: text only. */
   isError?: boolean;
 }
 
-/** What the confirmation gate needs from a costly tool. */
+/** What a confirmed call will do, shown before anything is sent. */
+export interface Warning {
+  /** One line: what will happen, e.g. `Create SMART ad campaign "Spring" on app app_1`. */
+  action: string;
+  /** One line: the exact amount or credits, or what is lost for good. */
+  cost: string;
+  /** The whole request that will be sent, one line per field, and what to know before agreeing. */
+  details: string[];
+}
+
+/** What the confirmation gate needs from a gated tool. */
 export interface Gate<Args> {
+  /** Local checks that run on every call, confirmed or not, before anything else (throw InputError or RefusedError). */
+  check?(args: Args, config: Config): void;
   /**
-   * Local checks the spec allows (throw InputError) and the warning: what will happen and what it costs.
-   * Never sends anything.
+   * Runs the local checks (throw InputError or RefusedError) and describes the call. May read from
+   * the API (the current budget, say); never writes.
    */
-  warning(args: Args, config: Config): string;
-  /** One line for the human approval form, with the exact amount or credit cost. */
-  approval(args: Args): string;
+  warn(args: Args, ctx: ToolContext): Warning | Promise<Warning>;
   /** What an unknown outcome means for this tool and how to find out before trying again. */
   unknownOutcome: string;
+  /** The service deduplicates repeats by X-Request-ID: the attempt after an unknown outcome reuses its id. */
+  requestId?: boolean;
 }
 
 type Shape = z.ZodRawShape;
@@ -61,8 +85,8 @@ interface Common<S extends Shape> {
   /** For a model: what it does, side effects and cost, what to call next. */
   description: string;
   input: S;
-  /** Typed facts of a successful result (read tools). */
-  output?: Shape;
+  /** Typed facts of a successful result; the server adds `next` (and the gate's fields on gated tools). */
+  output: Shape;
   annotations: Annotations;
   /** What each HTTP status means for this operation. */
   statusHints?: StatusHints;
@@ -70,7 +94,7 @@ interface Common<S extends Shape> {
 }
 
 export type ToolDefinition<S extends Shape = Shape> = Common<S> &
-  ({ cost: 'none'; gate?: undefined } | { cost: 'money' | 'credits'; gate: Gate<Args<S>> });
+  ({ cost: 'none'; gate?: undefined } | { cost: Exclude<Cost, 'none'>; gate: Gate<Args<S>> });
 
 /** Identity with types: each tool file exports one of these. */
 export function defineTool<S extends Shape>(definition: ToolDefinition<S>): ToolDefinition<S> {
@@ -80,3 +104,4 @@ export function defineTool<S extends Shape>(definition: ToolDefinition<S>): Tool
 /** The registry holds tools of different shapes; this is their common view. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyTool = ToolDefinition<any>;
+export type GatedTool = AnyTool & { gate: Gate<Record<string, unknown>> };

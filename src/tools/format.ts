@@ -1,25 +1,16 @@
-/** Shared formatting for text the model reads. */
+import type { Config } from '../config.js';
+import { strip } from '../text.js';
 
-// C0/C1 controls, DEL, and bidi overrides that could disguise text; newlines become spaces.
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]+/g;
+/** Shared formatting for text the model reads: money, counts, next calls, token estimates. */
 
-/** Untrusted text made safe to show: one line, no control characters, at most `max` characters. */
-export function sanitize(text: string, max = 200): string {
-  const clean = text.replace(CONTROL, ' ').replace(/\s+/g, ' ').trim();
-  if (clean.length <= max) return clean;
-  // Count code points, so the cut never splits a surrogate pair (half an emoji is not text).
-  const chars = Array.from(clean);
-  return chars.length <= max ? clean : `${chars.slice(0, max - 1).join('').trimEnd()}…`;
-}
-
-/** Untrusted text as quoted data. */
-export function quote(text: string | null | undefined, max = 200): string {
-  return `"${sanitize(text ?? '', max).replace(/"/g, "'")}"`;
-}
-
-/** Micros of the account currency as units with two decimals: 25500000 -> "25.50". */
+/**
+ * Micros of the account currency as units: two decimals for whole cents (25500000 -> "25.50"), more
+ * when a figure needs them, so a budget under one unit never reads "0.00" (500 -> "0.0005").
+ */
 export function money(micros: number): string {
-  return (micros / 1_000_000).toFixed(2);
+  const units = (micros / 1_000_000).toFixed(6).replace(/0+$/, '');
+  const [whole, fraction = ''] = units.split('.');
+  return `${whole}.${fraction.padEnd(2, '0')}`;
 }
 
 /** Average days per month, for "roughly per month" estimates. */
@@ -30,16 +21,14 @@ export function plural(count: number, noun: string, pluralNoun = `${noun}s`): st
   return `${count} ${count === 1 ? noun : pluralNoun}`;
 }
 
-/** A function that replaces every configured secret with [redacted]. Longest first, so overlaps go whole. */
-export function redactor(secrets: string[]): (text: string) => string {
-  const sorted = [...new Set(secrets)].filter(Boolean).sort((a, b) => b.length - a.length);
-  if (sorted.length === 0) return (text) => text;
-  return (text) => sorted.reduce((out, secret) => out.split(secret).join('[redacted]'), text);
-}
-
-/** An ID the API wrote: shown bare when it looks like an ID, otherwise as quoted data. */
-export function idText(value: string): string {
-  return /^[\w.:@-]{1,100}$/.test(value) ? value : quote(value, 100);
+/**
+ * A call for the model to make next, as the tool name and its arguments in JSON. app_id is left out
+ * when the server is scoped to one app (the tools then have no app_id input).
+ */
+export function nextCall(config: Pick<Config, 'appId'>, tool: string, args: Record<string, string | number | boolean | undefined> = {}): string {
+  const shown = Object.entries(args).filter(([name, value]) => value !== undefined && !(name === 'app_id' && config.appId));
+  if (shown.length === 0) return tool;
+  return `${tool} ${JSON.stringify(Object.fromEntries(shown.map(([name, value]) => [name, typeof value === 'string' ? strip(value) : value])))}`;
 }
 
 /**

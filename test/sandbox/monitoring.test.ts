@@ -44,6 +44,12 @@ describe('sandbox 4.8 monitoring API', () => {
     expect((await analytics('wsk_demo')).status).toBe(401);
   });
 
+  it('answers 404 for a workspace that does not exist, as the real service does', async () => {
+    const answer = await analytics('key_demo_owner', 'ws_nope');
+    expect(answer.status).toBe(404);
+    expect(answer.body).toEqual({ detail: 'Workspace not found.' });
+  });
+
   it('answers 401 for a workspace the key does not belong to', async () => {
     expect((await analytics('key_demo_owner', 'ws_eu')).status).toBe(401);
     expect((await analytics('key_eu_owner', 'ws_eu')).status).toBe(200);

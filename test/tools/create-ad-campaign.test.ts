@@ -1,6 +1,7 @@
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Clock } from '../../src/tools/define.js';
+import { startUpstream } from '../api/upstream.js';
 import { connect, type Harness } from '../helpers.js';
 
 const PATH = '/api/apps/app_demo/adnet-ads/campaigns';
@@ -98,11 +99,25 @@ describe('create_ad_campaign', () => {
       expect(result.isError).toBe(false);
       expect(result.text).toMatchInlineSnapshot(`
         "CONFIRMATION NEEDED. Nothing was sent.
-        Will create PERFORMANCE_MAX ad campaign "Spring sale" on app app_demo at the ad platform (adnet).
-        Landing page: https://shop.example.com/spring. Targeting: geo targets 2840, 2826; language en.
-        Also sent: logo, 2 images (1 marketing, 1 square), 2 sitelinks, 3 headlines, 2 descriptions, business name "Acme Shop", phone +14155550100, EU political advertising: no.
-        Cost: daily budget 25.00 in the account currency, roughly 760.00 a month. It spends real money once it serves. It may start PAUSED (when conversion tracking is not verified): then nothing is spent until it is enabled in the service.
-        To proceed, show this to the user and, if they agree, call create_ad_campaign again with the same arguments plus confirm: true within 10 minutes."
+        Create PERFORMANCE_MAX ad campaign "Spring sale" on app app_demo at the ad platform (adnet).
+        Request body (exactly what is sent):
+        - campaign_name: "Spring sale"
+        - campaign_type: "PERFORMANCE_MAX"
+        - daily_budget_micros: 25000000 (25.00 a day)
+        - landing_page: "https://shop.example.com/spring"
+        - geo_targets: 2 items: "2840", "2826"
+        - logo_url: "https://shop.example.com/logo.png"
+        - images: 2 items: MARKETING_IMAGE "https://shop.example.com/wide.png", SQUARE_MARKETING_IMAGE "https://shop.example.com/square.png"
+        - sitelinks: 2 items: "Pricing" -> "https://shop.example.com/pricing", "Contact" -> "https://shop.example.com/contact"
+        - headlines: 3 items: "Spring sale", "Save 20% today", "Free shipping"
+        - descriptions: 2 items: "All spring items 20% off.", "Order today, delivered tomorrow."
+        - business_name: "Acme Shop"
+        - phone_number: "+14155550100"
+        - contains_eu_political_advertising: false
+        - campaign_settings: 2 keys: "language_code": "en", "bidding_goal": "conversions"
+        It may start PAUSED (when conversion tracking is not verified): then nothing is spent until it is enabled in the service.
+        Cost: daily budget 25.00 in the account currency, roughly 760.00 a month; real money once it serves.
+        Next: Show this to the user; only if they agree, call create_ad_campaign again with the same arguments plus confirm: true within 10 minutes."
       `);
     });
 
@@ -141,7 +156,7 @@ describe('create_ad_campaign', () => {
       expect(result.text).toMatchInlineSnapshot(`
         "Created campaign cmp_1 ("Spring sale", PERFORMANCE_MAX) on app app_demo; adnet id: still being pushed to the ad platform.
         Status: PAUSED: created but not serving, because conversion tracking is not verified; nothing is spent until it is enabled in the service.
-        Next: check its status in the service (do not assume it serves); in a few days call list_campaign_suggestions with campaign_id cmp_1."
+        Next: Check its status later with list_campaign_suggestions {"app_id":"app_demo","campaign_id":"cmp_1"} once it has run a few days; do not assume it serves."
       `);
     });
 
@@ -160,8 +175,9 @@ describe('create_ad_campaign', () => {
     it('names the inputs SMART ignores in the warning and leaves them out of the body', async () => {
       const warning = await create(SMART);
       expect(warning.text).toContain('Ignored for SMART (not sent): logo_url, sitelinks.');
-      expect(warning.text).toContain('keyword themes "plumber", "emergency plumbing"');
+      expect(warning.text).toContain('- keyword_themes: 2 items: "plumber", "emergency plumbing"');
       expect(warning.text).toContain('daily budget 10.00 in the account currency, roughly 304.00 a month');
+      expect(warning.text).not.toContain('logo_url:');
       h.sandbox.script({ status: 200, body: { ...CREATED, campaign_type: 'SMART' } });
       await create({ ...SMART, confirm: true });
       expect(h.sandbox.requests[0]?.body).toEqual({
@@ -174,18 +190,21 @@ describe('create_ad_campaign', () => {
       });
     });
 
-    it('sends nothing for confirm: true without an earlier warning', async () => {
+    it('sends nothing for confirm: true without an earlier warning, and gives no warning either', async () => {
       const result = await create({ ...PMAX, confirm: true });
-      expect(result.text).toMatch(/^CONFIRMATION NEEDED: confirm: true came without a matching warning\. Nothing was sent\./);
-      expect(result.text).toContain('daily budget 25.00');
+      expect(result.isError).toBe(true);
+      expect(result.text).toMatch(/^NOT SENT: confirm: true needs a pending warning for exactly these arguments, and there is none/);
+      expect(result.text).toMatch(/Next: Call create_ad_campaign again without confirm to get a fresh warning/);
+      // The refusal records no warning, so a second confirm: true is refused too.
+      expect((await create({ ...PMAX, confirm: true })).text).toMatch(/^NOT SENT/);
       expect(h.sandbox.requests).toHaveLength(0);
     });
 
     it('sends nothing when the confirmed arguments differ from the warning', async () => {
       await create(PMAX);
       const result = await create({ ...PMAX, daily_budget_micros: 50_000_000, confirm: true });
-      expect(result.text).toMatch(/^CONFIRMATION NEEDED: the arguments differ from the last warning/);
-      expect(result.text).toContain('daily budget 50.00');
+      expect(result.isError).toBe(true);
+      expect(result.text).toMatch(/^NOT SENT: .*The latest warning of this tool was for other arguments\./);
       expect(h.sandbox.requests).toHaveLength(0);
     });
 
@@ -193,7 +212,7 @@ describe('create_ad_campaign', () => {
       await create(PMAX);
       clock.advance(10 * 60_000 + 1);
       const result = await create({ ...PMAX, confirm: true });
-      expect(result.text).toMatch(/^CONFIRMATION NEEDED: the earlier warning is over 10 minutes old/);
+      expect(result.text).toMatch(/^NOT SENT: .*expires after 10 minutes/);
       expect(h.sandbox.requests).toHaveLength(0);
     });
 
@@ -210,7 +229,7 @@ describe('create_ad_campaign', () => {
       h.sandbox.script({ status: 200, body: CREATED, times: 2 });
       await confirmed(PMAX);
       const again = await create({ ...PMAX, confirm: true });
-      expect(again.text).toMatch(/^CONFIRMATION NEEDED/);
+      expect(again.text).toMatch(/^NOT SENT/);
       expect(h.sandbox.requests).toHaveLength(1);
     });
 
@@ -224,7 +243,7 @@ describe('create_ad_campaign', () => {
       });
       await confirmed(PMAX);
       expect(asked).toEqual([
-        'Create PERFORMANCE_MAX ad campaign "Spring sale" on app app_demo with a daily budget of 25.00 (account currency; about 760.00 a month). Spends real money once it serves.',
+        'Create PERFORMANCE_MAX ad campaign "Spring sale" on app app_demo at the ad platform (adnet). daily budget 25.00 in the account currency, roughly 760.00 a month; real money once it serves.',
       ]);
       expect(h.sandbox.requests).toHaveLength(0);
     });
@@ -255,7 +274,7 @@ describe('create_ad_campaign', () => {
         for (const result of [first, second]) {
           expect(result.isError).toBe(true);
           expect(result.text).toMatch(message);
-          expect(result.text).toMatch(/Nothing was sent\.$/);
+          expect(result.text).toMatch(/Nothing was sent\./);
         }
         expect(h.sandbox.requests).toHaveLength(0);
       });
@@ -265,7 +284,8 @@ describe('create_ad_campaign', () => {
       const links = Array.from({ length: 20 }, (_, i) => ({ text: `Link ${i}`, url: `https://shop.example.com/${i}` }));
       const result = await create({ ...PMAX, sitelinks: [...links, links[0], {}] });
       expect(result.isError).toBe(false);
-      expect(result.text).toContain('20 sitelinks');
+      expect(result.text).toContain('- sitelinks: 20 items: "Link 0" -> "https://shop.example.com/0"');
+      expect(result.text).toContain('…and 10 more');
     });
 
     it('refuses a budget above APPMGMT_MAX_DAILY_BUDGET_MICROS, naming the cap', async () => {
@@ -319,7 +339,7 @@ describe('create_ad_campaign', () => {
         "Created campaign cmp_1 ("Spring sale", PERFORMANCE_MAX) on app app_demo; adnet id 20123456789.
         Status: ENABLED: serving once the ad platform allows it; it spends up to about the daily budget each day.
         Ad platform: review UNDER_REVIEW; primary status LIMITED; reasons CAMPAIGN_BUDGET_LIMITED; learning period ends 2026-11-16T09:00:00Z.
-        Next: check its status in the service (do not assume it serves); in a few days call list_campaign_suggestions with campaign_id cmp_1."
+        Next: Check its status later with list_campaign_suggestions {"app_id":"app_demo","campaign_id":"cmp_1"} once it has run a few days; do not assume it serves."
       `);
     });
 
@@ -375,22 +395,47 @@ describe('create_ad_campaign', () => {
       ['a 500', { status: 500, body: { detail: 'boom' } }],
       ['a 503', { status: 503, body: { detail: 'unavailable' } }],
       ['a dropped connection', { status: 200, drop: true }],
+      ['a 202', { status: 202, body: CREATED }],
+      ['a 302', { status: 302, headers: { location: 'https://elsewhere.example.com/' } }],
+      ['an HTML page with 200', { status: 200, body: '<html>Welcome</html>', headers: { 'content-type': 'text/html' } }],
+      ['an empty 200', { status: 200 }],
+      ['a 200 of the wrong shape', { status: 200, body: { id: 7, status: null } }],
     ] as const) {
       it(`says OUTCOME UNKNOWN after ${name}, and the next warning names the attempt`, async () => {
         h.sandbox.script({ ...response, times: 3 });
         const result = await confirmed(PMAX);
         expect(result.isError).toBe(true);
         expect(result.text).toMatch(/^OUTCOME UNKNOWN: /);
-        expect(result.text).toContain("The campaign may or may not exist (the ad platform can time out after accepting it). Check the app's campaign list in the service");
+        expect(result.text).toContain("The campaign may or may not exist (the ad platform can time out after accepting it). Check the app's campaigns for this name");
         expect(h.sandbox.requests).toHaveLength(1);
 
         clock.advance(60_000);
-        const again = await create({ ...PMAX, confirm: true });
+        expect((await create({ ...PMAX, confirm: true })).text).toMatch(/^NOT SENT/);
+        const again = await create(PMAX);
         expect(again.text).toMatch(/^CONFIRMATION NEEDED/);
         expect(again.text).toContain('Earlier attempt: a confirmed call with these arguments at 2026-11-02T09:00:00.000Z ended with an unknown outcome');
         expect(h.sandbox.requests).toHaveLength(1);
       });
     }
+
+    it('says OUTCOME UNKNOWN when the body trickles in past the deadline', async () => {
+      const upstream = await startUpstream();
+      try {
+        upstream.handle((_req, res) => {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.write('{"id":');
+          const drip = setInterval(() => res.write(' '), 50);
+          res.on('close', () => clearInterval(drip));
+        });
+        await h.close();
+        h = await connect({ clock, config: { baseUrl: upstream.url, timeoutMs: 300 } });
+        const result = await confirmed(PMAX);
+        expect(result.text).toMatch(/^OUTCOME UNKNOWN: no whole answer within 300 ms\. The campaign may or may not exist/);
+        expect(upstream.requests).toHaveLength(1);
+      } finally {
+        await upstream.close();
+      }
+    });
 
     it('says OUTCOME UNKNOWN when the service does not answer in time', async () => {
       await h.close();
@@ -398,7 +443,7 @@ describe('create_ad_campaign', () => {
       h.sandbox.script({ status: 200, hang: true });
       const result = await confirmed(PMAX);
       h.sandbox.release();
-      expect(result.text).toMatch(/^OUTCOME UNKNOWN: no answer within \d+ s\. The campaign may or may not exist/);
+      expect(result.text).toMatch(/^OUTCOME UNKNOWN: no whole answer within 150 ms\. The campaign may or may not exist/);
       expect(h.sandbox.requests).toHaveLength(1);
     });
   });

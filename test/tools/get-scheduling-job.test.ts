@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CancelledError } from '../../src/errors.js';
 import type { Clock } from '../../src/tools/define.js';
-import { POLL_EVERY_MS } from '../../src/tools/get-scheduling-job.js';
+import { POLL_EVERY_MS } from '../../src/tools/social/get-scheduling-job.js';
 import { connect, type Harness } from '../helpers.js';
 
 const PATH = '/api/apps/app_demo/social-calendar/posts/schedule/job_1';
@@ -82,6 +82,7 @@ describe('get_scheduling_job', () => {
               "failed": 0,
               "materialized": 12,
               "needs_reconnect": 0,
+              "other": 0,
               "plan_limited": 0,
               "reused_workflows": 2,
               "selected": 12,
@@ -89,10 +90,12 @@ describe('get_scheduling_job', () => {
             },
             "done": true,
             "job_id": "job_1",
+            "next": "Nothing more is needed.",
             "phase": "completed",
             "status": "completed",
           },
-          "text": "Job job_1 completed: 12 selected: 12 materialized, 10 created workflows, 2 reused workflows. Done.",
+          "text": "Job job_1 completed: 12 selected: 12 materialized, 10 created workflows, 2 reused workflows.
+        Next: Nothing more is needed.",
         }
       `);
       expect(clock.slept).toEqual([]);
@@ -106,7 +109,7 @@ describe('get_scheduling_job', () => {
       );
       const result = await h.call('get_scheduling_job', ARGS);
       expect(result.text).toBe(
-        'Job job_1 completed: 5 selected: 3 materialized, 3 created workflows, 1 plan-limited, 1 need an account reconnected. Done; some posts were not scheduled, check them in the service.',
+        'Job job_1 completed: 5 selected: 3 materialized, 3 created workflows, 1 plan-limited, 1 need an account reconnected.\nNext: Some posts were not scheduled: check them in the service.',
       );
     });
 
@@ -117,16 +120,18 @@ describe('get_scheduling_job', () => {
         }),
       );
       const result = await h.call('get_scheduling_job', ARGS);
-      expect(result.text).toBe('Job job_1 completed: 0 selected. Done.');
+      expect(result.text).toBe('Job job_1 completed: 0 selected.\nNext: Nothing more is needed.');
     });
 
     it('tells the model to call again while the job runs', async () => {
       h.sandbox.script(job('running', 'sandbox_sync'));
       const result = await h.call('get_scheduling_job', ARGS);
+      const next = 'Call get_scheduling_job {"app_id":"app_demo","job_id":"job_1","wait_seconds":60} to wait for it.';
       expect(result).toEqual({
         isError: false,
-        text: 'Job job_1: running (phase sandbox_sync). Not finished: call get_scheduling_job again, or with wait_seconds (up to 300) to wait for it.',
-        structured: { job_id: 'job_1', status: 'running', phase: 'sandbox_sync', done: false },
+        text: `Job job_1: running (phase sandbox_sync). Not finished.\nNext: ${next}`,
+        // A client that hands the model only structured content still sees the next step.
+        structured: { job_id: 'job_1', status: 'running', phase: 'sandbox_sync', done: false, next },
       });
       expect(h.sandbox.requests).toHaveLength(1);
     });
@@ -136,7 +141,7 @@ describe('get_scheduling_job', () => {
       const result = await h.call('get_scheduling_job', ARGS);
       expect(result).toEqual({
         isError: true,
-        text: 'Job job_1 FAILED (phase sandbox_sync). The service gives no cause (its error is a fixed flag). Posts already handled keep their status; the rest are untouched. Next: schedule the same range again (the start-scheduling operation in the service).',
+        text: 'Job job_1 FAILED (phase sandbox_sync). The service gives no cause (its error is a fixed flag). Posts already handled keep their status; the rest are untouched.\nNext: Schedule the same range again (the start-scheduling operation in the service).',
       });
     });
 
@@ -177,10 +182,11 @@ describe('get_scheduling_job', () => {
       const result = await h.call('get_scheduling_job', { ...ARGS, wait_seconds: 12 });
       expect(clock.slept).toEqual([5_000, 5_000, 2_000]);
       expect(h.sandbox.requests).toHaveLength(4);
+      const next = 'Call get_scheduling_job {"app_id":"app_demo","job_id":"job_1","wait_seconds":60} to wait for it.';
       expect(result).toEqual({
         isError: false,
-        text: 'Job job_1: running (phase sandbox_sync). Still running after waiting 12 s: call get_scheduling_job again.',
-        structured: { job_id: 'job_1', status: 'running', phase: 'sandbox_sync', done: false },
+        text: `Job job_1: running (phase sandbox_sync), still not finished after waiting 12 s.\nNext: ${next}`,
+        structured: { job_id: 'job_1', status: 'running', phase: 'sandbox_sync', done: false, next },
       });
     });
 

@@ -63,24 +63,28 @@ describe('get_workspace_analytics', () => {
     expect(result.text).toContain('credits_used_30d 15234.57');
     expect(result.text).toContain('Member allocations: 12 members; top 5 by credits_used:');
     expect(result.text).toContain('- "lea@acme.test": credits_used 407, daily_limit 300, messages_today 33');
-    expect(result.text).toContain('Also in the answer, not shown: workspace_id, generated_at, user_distribution, usage_by_day.');
+    // workspace_id and generated_at are shown, so they are not listed as left out.
+    expect(result.text).toContain('Also in the answer, not shown: user_distribution, usage_by_day.');
     expect(result.text).not.toMatch(/seat/);
     expect(result.text).not.toContain('2026-10-01');
     expect(result.text).toMatchSnapshot();
+    const rows = (values: Record<string, string>) => Object.entries(values).map(([key, value]) => ({ key, value }));
     expect(result.structured).toEqual({
       workspace_id: 'ws_acme',
-      summary: { total_members: 42, active_members_7d: 31, messages_today: 1250, messages_30d: 38210, credits_used_30d: 15234.567, apps: 17 },
-      credit_pool: {
+      as_of: analytics.generated_at,
+      summary: rows({ total_members: '42', active_members_7d: '31', messages_today: '1250', messages_30d: '38210', credits_used_30d: '15234.57', apps: '17' }),
+      credit_pool: rows({
         tier: 'enterprise',
-        'daily_message_limits.workspace': 5000,
-        'daily_message_limits.per_member': 300,
-        bonus_credits: 2500,
-        gift_card_balance: 120.5,
-        over_daily_limit: false,
-        over_monthly_limit: true,
-      },
+        'daily_message_limits.workspace': '5000',
+        'daily_message_limits.per_member': '300',
+        bonus_credits: '2500',
+        gift_card_balance: '120.5',
+        over_daily_limit: 'false',
+        over_monthly_limit: 'true',
+      }),
       member_allocations_count: 12,
-      other_keys: ['workspace_id', 'generated_at', 'user_distribution', 'usage_by_day'],
+      other_keys: ['user_distribution', 'usage_by_day'],
+      next: 'Nothing more is needed.',
     });
   });
 
@@ -113,14 +117,14 @@ describe('get_workspace_analytics', () => {
     expect(result.text).toMatchSnapshot();
     expect(result.text).toContain('Summary: not in the answer.');
     expect(result.text).toContain('Member allocations: 3 members; first 2:\n- "u_1": allocated 100\n- "u_2": allocated 50');
-    expect(result.structured).toEqual({ workspace_id: 'ws_acme', summary: {}, credit_pool: {}, member_allocations_count: 3, other_keys: [] });
+    expect(result.structured).toEqual({ workspace_id: 'ws_acme', summary: [], credit_pool: [], member_allocations_count: 3, other_keys: [], next: 'Nothing more is needed.' });
   });
 
   it('caps a long section and says how many figures it left out', async () => {
     const summary = Object.fromEntries(Array.from({ length: 30 }, (_, index) => [`kpi_${index}`, index]));
     h.sandbox.script({ status: 200, body: { summary } });
     const result = await h.call('get_workspace_analytics', { workspace_id: 'ws_acme' });
-    expect(Object.keys(result.structured?.summary as object)).toHaveLength(24);
+    expect(result.structured?.summary).toHaveLength(24);
     expect(result.text).toContain('kpi_23 23 (6 more not shown)');
   });
 
@@ -153,6 +157,13 @@ describe('get_workspace_analytics', () => {
       const result = await h.call('get_workspace_analytics', { workspace_id: 'ws_acme' });
       expect(result.isError).toBe(true);
       expect(result.text).toMatch(/^404: Workspace not found, or not visible to this key\. Check workspace_id\./);
+    });
+
+    it('says "workspace not found" for a workspace the simulated service does not know', async () => {
+      const result = await h.call('get_workspace_analytics', { workspace_id: 'ws_nope' });
+      expect(result.isError).toBe(true);
+      expect(result.text).toMatch(/^404: Workspace not found/);
+      expect(result.text).not.toMatch(/role|admin/);
     });
 
     it('retries a 429 twice, then says when to retry', async () => {

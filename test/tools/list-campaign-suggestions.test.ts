@@ -119,6 +119,7 @@ describe('list_campaign_suggestions', () => {
       ],
       medium: [{ id: 'sug_med1', action: 'open_campaign', campaign_ids: [CAMPAIGN, 'cmp_brand'] }],
       low: [{ id: 'sug_low1', action: 'edit_sitelinks' }],
+      next: 'Act on a suggestion in the service; nothing more is needed here.',
     });
   });
 
@@ -164,7 +165,15 @@ describe('list_campaign_suggestions', () => {
     expect(result.isError).toBe(false);
     expect(result.text).toMatch(/^Nothing needs attention for campaign cmp_8d2e4f1a/);
     expect(result.text).toContain('may be missing because it can be unreachable');
-    expect(result.structured).toEqual({ campaign_id: CAMPAIGN, count: 0, adnet_included: false, high: [], medium: [], low: [] });
+    expect(result.structured).toEqual({
+      campaign_id: CAMPAIGN,
+      count: 0,
+      adnet_included: false,
+      high: [],
+      medium: [],
+      low: [],
+      next: 'Nothing needs attention now; check again in a few days.',
+    });
     expect(result.text).toMatchSnapshot();
   });
 

@@ -17,14 +17,18 @@ describe('push_app_to_repo', () => {
     expect(request?.rawPath).toBe('/api/apps/app_demo/repohost/sync/manual');
     expect(request?.headers.authorization).toBe(`Bearer ${h.config.accessToken}`);
     expect(request?.body).toBeUndefined();
-    expect(result).toEqual({ isError: false, text: 'Pushed app app_demo to its repository: commit abc1234 in 2.3 s.' });
+    expect(result).toEqual({
+      isError: false,
+      text: 'Pushed app app_demo to its repository: commit abc1234 in 2.3 s.\nNext: Nothing more is needed.',
+      structured: { pushed: true, commit_hash: 'abc1234', next: 'Nothing more is needed.' },
+    });
   });
 
   it('says when there was nothing to push', async () => {
     h.sandbox.script({ status: 200, body: { success: true, commits_pushed: false, skipped: false, commit_hash: null, error: null, duration_ms: 800 } });
     const result = await h.call('push_app_to_repo', { app_id: 'app_demo' });
     expect(result.isError).toBe(false);
-    expect(result.text).toMatch(/^Nothing to push for app app_demo/);
+    expect(result.text).toBe('Nothing to push for app app_demo: the repository already has the latest saved version.\nNext: Nothing more is needed.');
   });
 
   it('shows a 200 with success false as a failure with the quoted reason', async () => {

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CancelledError } from '../../src/errors.js';
 import type { Clock } from '../../src/tools/define.js';
-import { PROGRESS_EVERY_MS } from '../../src/tools/resolve-repo-conflicts.js';
+import { PROGRESS_EVERY_MS } from '../../src/tools/repo/resolve-repo-conflicts.js';
 import { connect, type Harness } from '../helpers.js';
 
 const PATH = '/api/apps/app_demo/repohost/sync/resolve-conflicts';
@@ -104,10 +104,18 @@ describe('resolve_repo_conflicts', () => {
       expect(h.sandbox.requests).toHaveLength(0);
       expect(result.text).toMatchInlineSnapshot(`
         "CONFIRMATION NEEDED. Nothing was sent.
-        Will run an AI turn over the conflicted files of app app_demo and publish the resolution on the repository's default branch.
-        Cost: credits like one AI turn, plus one more automatic attempt if the repository moves on while publishing. It can take minutes (this server waits up to 10 s, APPMGMT_RESOLVE_TIMEOUT_MS).
-        To proceed, show this to the user and, if they agree, call resolve_repo_conflicts again with the same arguments plus confirm: true within 10 minutes."
+        Run an AI turn over the conflicted files of app app_demo and publish the resolution on the repository's default branch.
+        Request: POST, no body.
+        It can take minutes: this server waits up to 10 s (APPMGMT_RESOLVE_TIMEOUT_MS) and sends progress meanwhile.
+        Cost: the credits of one AI turn, two if the repository moves on while publishing (one automatic retry).
+        Next: Show this to the user; only if they agree, call resolve_repo_conflicts again with the same arguments plus confirm: true within 10 minutes."
       `);
+      expect(result.structured).toEqual({
+        confirmation_needed: true,
+        action: "Run an AI turn over the conflicted files of app app_demo and publish the resolution on the repository's default branch",
+        cost: 'the credits of one AI turn, two if the repository moves on while publishing (one automatic retry).',
+        next: 'Show this to the user; only if they agree, call resolve_repo_conflicts again with the same arguments plus confirm: true within 10 minutes.',
+      });
     });
 
     it('posts once, with the bearer token and no body, when confirmed', async () => {
@@ -123,13 +131,14 @@ describe('resolve_repo_conflicts', () => {
 
     it('sends nothing for confirm: true without a warning, for another app, or after 10 minutes', async () => {
       const cold = await h.call('resolve_repo_conflicts', { ...ARGS, confirm: true });
-      expect(cold.text).toMatch(/^CONFIRMATION NEEDED: confirm: true came without a matching warning/);
-      const changed = await h.call('resolve_repo_conflicts', { app_id: 'app_other', confirm: true });
-      expect(changed.text).toMatch(/^CONFIRMATION NEEDED: the arguments differ from the last warning/);
+      expect(cold.text).toMatch(/^NOT SENT: confirm: true needs a pending warning for exactly these arguments/);
       await h.call('resolve_repo_conflicts', ARGS);
+      const changed = await h.call('resolve_repo_conflicts', { app_id: 'app_other', confirm: true });
+      expect(changed.text).toMatch(/The latest warning of this tool was for other arguments/);
       clock.advance(10 * 60_000 + 1);
       const late = await h.call('resolve_repo_conflicts', { ...ARGS, confirm: true });
-      expect(late.text).toMatch(/^CONFIRMATION NEEDED: the earlier warning is over 10 minutes old/);
+      expect(late.text).toMatch(/^NOT SENT: .*expires after 10 minutes/);
+      expect([cold, changed, late].every((result) => result.isError)).toBe(true);
       expect(h.sandbox.requests).toHaveLength(0);
     });
 
@@ -137,49 +146,63 @@ describe('resolve_repo_conflicts', () => {
       h.sandbox.script({ status: 200, body: { status: 'conflict' }, times: 2 });
       await confirmed();
       const again = await h.call('resolve_repo_conflicts', { ...ARGS, confirm: true });
-      expect(again.text).toMatch(/^CONFIRMATION NEEDED/);
+      expect(again.text).toMatch(/^NOT SENT/);
       expect(h.sandbox.requests).toHaveLength(1);
     });
   });
 
   describe('outcomes', () => {
-    const outcomes: Array<[string, boolean, string]> = [
+    const outcomes: Array<[Record<string, unknown>, boolean, string]> = [
       [
-        'resolved',
+        { status: 'resolved' },
         false,
-        "Conflicts of app app_demo RESOLVED: the resolution is published on the repository's default branch. push_app_to_repo is not needed for it (the repository already has it); verify the default branch.",
+        "Conflicts of app app_demo RESOLVED: the resolution is published on the repository's default branch.\nNext: Nothing more is needed: the repository already has the resolution (no push needed). Verify the default branch if you like.",
       ],
       [
-        'apply_pending',
+        { status: 'apply_pending' },
         false,
-        "Resolution for app app_demo is still being applied (apply_pending). Check the repository's default branch again shortly; do not call resolve_repo_conflicts again.",
+        "The resolution for app app_demo is still being applied (apply_pending).\nNext: Check the repository's default branch again shortly; do not call resolve_repo_conflicts again.",
       ],
       [
-        'needs_input',
+        { status: 'needs_input' },
         false,
-        "The AI run for app app_demo needs input (needs_input): it asked a question in the app's chat. Answer it there in the service, then check the repository's default branch.",
+        "The AI run for app app_demo needs input (needs_input): it asked a question in the app's chat.\nNext: Answer the question in the app's chat in the service, then check the repository's default branch.",
       ],
       [
-        'conflict',
+        { status: 'conflict' },
         true,
-        'Conflicts of app app_demo NOT resolved (conflict): they are left in place. Resolve them by hand, or try again (a new attempt needs a new warning and consumes credits again).',
+        "Conflicts of app app_demo NOT resolved (conflict): they are left in place, and the app's chat has a fresh conflict card. Credits were used.\nNext: Resolve them by hand, or try again: a new attempt needs a new warning and consumes credits again.",
       ],
       [
-        'failed',
+        { status: 'failed' },
         true,
-        'Conflict resolution FAILED for app app_demo with no outcome; credits may have been used. Try again later (new warning) or resolve the conflicts by hand.',
+        'Conflict resolution for app app_demo FAILED with no outcome and no reason given; credits may have been used.\nNext: Try again later (a new warning), or resolve the conflicts by hand.',
       ],
       [
-        'exploded\n"x"',
+        // The service's reason is shown, and credits are not claimed: nothing ran.
+        { status: 'failed', message: 'There are no merge conflicts to resolve; pull first.', extra: { nested: true } },
         true,
-        "Conflict resolution for app app_demo ended with an unrecognised status \"exploded 'x'\". Check the repository's default branch and the app's chat before trying again.",
+        'Conflict resolution for app app_demo FAILED. The service said: "There are no merge conflicts to resolve; pull first."\nNext: Act on what the service said (for example pull first), then start over with a new warning.',
+      ],
+      [
+        // A message of the wrong type is ignored rather than failing the whole answer.
+        { status: 'resolved', message: 42 },
+        false,
+        "Conflicts of app app_demo RESOLVED: the resolution is published on the repository's default branch.\nNext: Nothing more is needed: the repository already has the resolution (no push needed). Verify the default branch if you like.",
+      ],
+      [
+        { status: 'exploded\n"x"' },
+        true,
+        "Conflict resolution for app app_demo ended with an unrecognised status \"exploded 'x'\".\nNext: Check the repository's default branch and the app's chat before trying again.",
       ],
     ];
-    for (const [status, isError, text] of outcomes) {
-      it(`reports ${JSON.stringify(status)} with the next step`, async () => {
-        h.sandbox.script({ status: 200, body: { status } });
+    for (const [body, isError, text] of outcomes) {
+      it(`reports ${JSON.stringify(body)} with the next step`, async () => {
+        h.sandbox.script({ status: 200, body });
         const result = await confirmed();
-        expect(result).toEqual({ isError, text });
+        expect(result.text).toBe(text);
+        expect(result.isError).toBe(isError);
+        if (!isError) expect(result.structured).toMatchObject({ confirmation_needed: false, status: body.status, next: text.split('\nNext: ')[1] });
         expect(clock.sleeping).toBe(0); // the progress ticker stopped with the request
       });
     }
@@ -191,7 +214,8 @@ describe('resolve_repo_conflicts', () => {
       ['401', { status: 401, body: { detail: 'Unauthorized' } }, [/^401: .*APPMGMT_ACCESS_TOKEN/]],
       ['403', { status: 403, body: { detail: 'Workspace API keys are not allowed' } }, [/^403: .*workspace API keys are refused by repository endpoints/]],
       ['403 read-only token', { status: 403, body: { detail: 'read_only_credential_route_not_allowed' } }, [/^403 read_only_credential_route_not_allowed/]],
-      ['404', { status: 404, body: { detail: 'Not Found' } }, [/^404: App not found/]],
+      ['404', { status: 404, body: { detail: 'App not found.' } }, [/^404: App not found/]],
+      ['404 from a router, not the API', { status: 404, body: { detail: 'Not Found' } }, [/^404 from something that is not the API/, /APPMGMT_BASE_URL/]],
       ['429 with Retry-After', { status: 429, body: { detail: 'slow down' }, headers: { 'retry-after': '0' } }, [/^429: Rate limit: pull and conflict resolution share 20 requests per minute/, /Retry after 0 s\./]],
     ];
     for (const [name, response, patterns] of cases) {
@@ -217,7 +241,7 @@ describe('resolve_repo_conflicts', () => {
         expect(result.isError).toBe(true);
         expect(result.text).toMatch(/^OUTCOME UNKNOWN: .*The AI run may still finish and publish to the default branch, and credits may have been used\./);
         expect(h.sandbox.requests).toHaveLength(1);
-        const again = await h.call('resolve_repo_conflicts', { ...ARGS, confirm: true });
+        const again = await h.call('resolve_repo_conflicts', ARGS);
         expect(again.text).toContain('Earlier attempt: a confirmed call with these arguments at 2026-11-02T09:00:00.000Z ended with an unknown outcome');
         expect(h.sandbox.requests).toHaveLength(1);
       });
@@ -229,7 +253,7 @@ describe('resolve_repo_conflicts', () => {
       h.sandbox.script({ status: 200, hang: true });
       const result = await confirmed();
       h.sandbox.release();
-      expect(result.text).toMatch(/^OUTCOME UNKNOWN: no answer within \d+ s\. The AI run may still finish/);
+      expect(result.text).toMatch(/^OUTCOME UNKNOWN: no whole answer within 150 ms\. The AI run may still finish/);
       expect(h.sandbox.requests).toHaveLength(1);
     });
   });

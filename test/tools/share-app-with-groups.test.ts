@@ -35,7 +35,12 @@ describe('share_app_with_groups', () => {
     expect(request?.headers['content-type']).toContain('application/json');
     expect(request?.body).toEqual({ group_ids: ['grp_sales', 'grp_support', 'grp_gone'], role: 'admin' });
     expect(result.isError).toBe(false);
-    expect(result.structured).toBeUndefined();
+    expect(result.structured).toEqual({
+      shared: ['grp_sales'],
+      already_shared: ['grp_support'],
+      failed: [{ group_id: 'grp_gone', reason: 'Group not found in this workspace' }],
+      next: 'Failed groups were not shared: fix the cause, then call share_app_with_groups again with those IDs (repeating already-shared groups is harmless).',
+    });
     expect(result.text).toContain('1 shared, 1 already shared, 1 failed');
     expect(result.text).toContain('- grp_sales: shared');
     expect(result.text).toContain('- grp_support: already shared, nothing changed');

@@ -15,7 +15,7 @@ export const monitoringHealth: Route = {
 /**
  * 4.8 / section 5 rule 3: a personal API key of a workspace admin or owner. Everything else, a
  * missing key, a member's key, a workspace API key (no person, so no role) or a key of another
- * workspace, is 401.
+ * workspace, is 401. A workspace that does not exist is 404, as the real service answers.
  */
 export const monitoringAnalytics: Route = {
   method: 'GET',
@@ -26,8 +26,9 @@ export const monitoringAnalytics: Route = {
     const caller = identify(state, secret);
     if (!caller || caller.kind !== 'personal_api_key') return fail(401, 'Invalid API key.');
     const workspace = state.workspaces.find((candidate) => candidate.id === params.workspace_id);
-    const role = workspaceRole(state, caller.userId, params.workspace_id ?? '');
-    if (!workspace || caller.workspaceId !== workspace.id || (role !== 'owner' && role !== 'admin')) {
+    if (!workspace) return fail(404, 'Workspace not found.');
+    const role = workspaceRole(state, caller.userId, workspace.id);
+    if (caller.workspaceId !== workspace.id || (role !== 'owner' && role !== 'admin')) {
       return fail(401, 'Monitoring needs the admin or owner role in this workspace.');
     }
     return ok(analytics(state, workspace));

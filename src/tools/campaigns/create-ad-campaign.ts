@@ -1,7 +1,14 @@
-import type { Campaign } from '../api/schemas.js';
+import { z } from 'zod';
+import type { Campaign } from '../../api/schemas.js';
+import { idText, quote, sanitize } from '../../text.js';
+import { defineTool, type Warning } from '../define.js';
+import { DAYS_PER_MONTH, money, nextCall, plural } from '../format.js';
 import { campaignInput, planCampaign, type CampaignPlan } from './campaign-body.js';
-import { defineTool } from './define.js';
-import { DAYS_PER_MONTH, idText, money, plural, quote, sanitize } from './format.js';
+
+/** A warning lists at most this many items of one list, then a count. */
+const LIST_SHOWN = 10;
+/** Pass-through settings shown one by one, then a count. */
+const SETTINGS_SHOWN = 20;
 
 export const createAdCampaign = defineTool({
   name: 'create_ad_campaign',
@@ -9,14 +16,20 @@ export const createAdCampaign = defineTool({
   description:
     "Create a SMART or PERFORMANCE_MAX ad campaign on the app's adnet account. Spends real money (the daily budget) once it serves. Two calls: the first checks the inputs and returns a cost warning for the user; after they agree, repeat with the same arguments plus confirm: true. May start PAUSED. Never retried. Returns the campaign id for list_campaign_suggestions.",
   input: campaignInput,
+  output: {
+    campaign_id: z.string(),
+    campaign_name: z.string(),
+    status: z.string().describe('ENABLED, PAUSED, REMOVED or UNKNOWN'),
+    adnet_campaign_id: z.string().describe('Empty while still being pushed to the ad platform.'),
+    daily_budget: z.number().describe('Currency units.'),
+  },
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   cost: 'money',
   gate: {
-    warning: (args, config) => warningText(args, planCampaign(args, config)),
-    approval: (args) =>
-      `Create ${args.campaign_type} ad campaign ${quote(args.campaign_name, 80)} on app ${args.app_id} with a daily budget of ${money(args.daily_budget_micros)} (account currency; about ${money(args.daily_budget_micros * DAYS_PER_MONTH)} a month). Spends real money once it serves.`,
+    check: (args, config) => void planCampaign(args, config),
+    warn: (args, { config }) => warning(args, planCampaign(args, config)),
     unknownOutcome:
-      "The campaign may or may not exist (the ad platform can time out after accepting it). Check the app's campaign list in the service for this campaign name before creating again.",
+      "The campaign may or may not exist (the ad platform can time out after accepting it). Check the app's campaigns for this name before creating again.",
   },
   statusHints: {
     400: 'The ad platform rejected the campaign (ad text, unreachable landing page, budget below the currency minimum), or phone_number is not E.164 (+14155550100). No campaign was created. Fix the cause, then start over: changed arguments get a new warning.',
@@ -24,63 +37,76 @@ export const createAdCampaign = defineTool({
     402: 'The workspace has no payment method or its account is not in good standing. No campaign was created. Fix billing in the service, then start over.',
     403: 'The credential may not create campaigns for this app (workspace API keys are refused by ad endpoints). No campaign was created.',
     404: "App not found (or not in the credential's workspace). No campaign was created.",
-    409: "The ad platform may have timed out: the campaign may or may not exist. Check the app's campaign list in the service before creating again.",
+    409: "The ad platform may have timed out: the campaign may or may not exist. Check the app's campaigns before creating again.",
     422: 'The service rejected the campaign; none was created. A missing EU political advertising declaration is fixed by setting contains_eu_political_advertising; an unfetchable logo or an image address that is not an image also end here.',
     429: 'Rate limit exceeded; no campaign was created (creation is never retried automatically).',
   },
   async run(args, { api, config, signal }) {
     const { body } = planCampaign(args, config);
     const campaign = await api.createAdCampaign(args.app_id, body, { signal });
-    return { text: resultText(args.app_id, campaign) };
+    return {
+      text: resultText(args.app_id, campaign),
+      next: `Check its status later with ${nextCall(config, 'list_campaign_suggestions', { app_id: args.app_id, campaign_id: campaign.id })} once it has run a few days; do not assume it serves.`,
+      structured: {
+        campaign_id: sanitize(campaign.id, 200),
+        campaign_name: sanitize(campaign.campaign_name ?? '', 255),
+        status: sanitize(campaign.status, 40),
+        adnet_campaign_id: sanitize(campaign.adnet_campaign_id ?? '', 100),
+        daily_budget: (campaign.daily_budget_micros ?? args.daily_budget_micros) / 1_000_000,
+      },
+    };
   },
 });
 
 type Args = Parameters<typeof planCampaign>[0];
 
-function warningText(args: Args, plan: CampaignPlan): string {
+function warning(args: Args, plan: CampaignPlan): Warning {
   const daily = args.daily_budget_micros;
-  const targeting = [
-    args.geo_targets?.length ? `geo targets ${args.geo_targets.map((id) => sanitize(id, 40)).join(', ')}` : 'no geo targets given',
-    args.keyword_themes?.length ? `keyword themes ${args.keyword_themes.map((theme) => quote(theme, 60)).join(', ')}` : undefined,
-    args.campaign_settings?.language_code ? `language ${sanitize(args.campaign_settings.language_code, 20)}` : undefined,
-  ].filter(Boolean);
-  const lines = [
-    `Will create ${args.campaign_type} ad campaign ${quote(args.campaign_name, 100)} on app ${args.app_id} at the ad platform (adnet).`,
-    `Landing page: ${sanitize(args.landing_page, 300)}. Targeting: ${targeting.join('; ')}.`,
-  ];
-  const assets = assetSummary(plan.body);
-  if (assets) lines.push(`Also sent: ${assets}.`);
-  if (plan.ignored.length) lines.push(`Ignored for SMART (not sent): ${plan.ignored.join(', ')}.`);
-  lines.push(
-    `Cost: daily budget ${money(daily)} in the account currency, roughly ${money(daily * DAYS_PER_MONTH)} a month. It spends real money once it serves. It may start PAUSED (when conversion tracking is not verified): then nothing is spent until it is enabled in the service.`,
-  );
+  const details = [...bodyLines(plan.body)];
+  if (plan.ignored.length) details.push(`Ignored for SMART (not sent): ${plan.ignored.join(', ')}.`);
   if (plan.platformWarnings.length) {
-    lines.push(`Ad-platform limits broken (it will likely reject the campaign with a 400): ${plan.platformWarnings.join('; ')}.`);
+    details.push(`Ad-platform limits broken (it will likely reject the campaign with a 400): ${plan.platformWarnings.join('; ')}.`);
   }
-  return lines.join('\n');
+  details.push('It may start PAUSED (when conversion tracking is not verified): then nothing is spent until it is enabled in the service.');
+  return {
+    action: `Create ${args.campaign_type} ad campaign ${quote(args.campaign_name, 255)} on app ${idText(args.app_id)} at the ad platform (adnet)`,
+    cost: `daily budget ${money(daily)} in the account currency, roughly ${money(Math.round(daily * DAYS_PER_MONTH))} a month; real money once it serves.`,
+    details,
+  };
 }
 
-function assetSummary(body: Record<string, unknown>): string {
-  const parts: string[] = [];
-  const count = (field: string, noun: string) => {
-    const list = body[field];
-    if (Array.isArray(list)) parts.push(plural(list.length, noun));
-  };
-  if (typeof body.logo_url === 'string') parts.push('logo');
-  if (Array.isArray(body.images)) {
-    const images = body.images as Array<{ kind: string }>;
-    const square = images.filter((image) => image.kind === 'SQUARE_MARKETING_IMAGE').length;
-    parts.push(`${plural(images.length, 'image')} (${images.length - square} marketing, ${square} square)`);
+/** Every field of the body that will be sent, one line each; long lists show their first items and a count. */
+function bodyLines(body: Record<string, unknown>): string[] {
+  const lines = ['Request body (exactly what is sent):'];
+  const field = (name: string, text: string) => lines.push(`- ${name}: ${text}`);
+  for (const [name, value] of Object.entries(body)) {
+    if (name === 'campaign_settings') field(name, settingsText(value as Record<string, unknown>));
+    else if (name === 'daily_budget_micros') field(name, `${value} (${money(value as number)} a day)`);
+    else if (name === 'images') field(name, list(value as Array<{ kind: string; url: string }>, (image) => `${image.kind} ${quote(image.url, 120)}`));
+    else if (name === 'sitelinks') field(name, list(value as Array<{ text: string; url: string }>, (link) => `${quote(link.text, 40)} -> ${quote(link.url, 120)}`));
+    else if (Array.isArray(value)) field(name, list(value as string[], (item) => quote(item, 100)));
+    else if (typeof value === 'string') field(name, quote(value, name === 'campaign_name' ? 255 : 300));
+    else field(name, JSON.stringify(value));
   }
-  count('sitelinks', 'sitelink');
-  count('headlines', 'headline');
-  count('descriptions', 'description');
-  if (typeof body.business_name === 'string') parts.push(`business name ${quote(body.business_name, 60)}`);
-  if (typeof body.phone_number === 'string') parts.push(`phone ${body.phone_number}`);
-  if (typeof body.contains_eu_political_advertising === 'boolean') {
-    parts.push(`EU political advertising: ${body.contains_eu_political_advertising ? 'yes' : 'no'}`);
-  }
-  return parts.join(', ');
+  return lines;
+}
+
+function list<T>(items: T[], show: (item: T) => string): string {
+  const shown = items.slice(0, LIST_SHOWN).map(show).join(', ');
+  const more = items.length - LIST_SHOWN;
+  return `${plural(items.length, 'item')}: ${shown}${more > 0 ? `, …and ${more} more` : ''}`;
+}
+
+/** The pass-through settings key by key: a person confirms these too. */
+function settingsText(settings: Record<string, unknown>): string {
+  const entries = Object.entries(settings);
+  const shown = entries.slice(0, SETTINGS_SHOWN).map(([key, value]) => {
+    const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? 'null');
+    const shownValue = typeof value === 'string' ? quote(value, 80) : sanitize(text, 80);
+    return `${quote(key, 40)}: ${shownValue}${text.length > 80 ? ` (${text.length} characters)` : ''}`;
+  });
+  const more = entries.length - shown.length;
+  return `${plural(entries.length, 'key')}: ${shown.join(', ')}${more > 0 ? `, …and ${more} more keys` : ''}`;
 }
 
 const STATUS_MEANING: Record<string, string> = {
@@ -94,7 +120,7 @@ function resultText(app: string, campaign: Campaign): string {
   const status = sanitize(campaign.status, 40);
   const adnet = campaign.adnet_campaign_id ? `adnet id ${idText(campaign.adnet_campaign_id)}` : 'adnet id: still being pushed to the ad platform';
   const lines = [
-    `Created campaign ${id} (${quote(campaign.campaign_name ?? '', 100)}, ${sanitize(campaign.campaign_type ?? '?', 30)}) on app ${app}; ${adnet}.`,
+    `Created campaign ${id} (${quote(campaign.campaign_name ?? '', 100)}, ${sanitize(campaign.campaign_type ?? '?', 30)}) on app ${idText(app)}; ${adnet}.`,
     `Status: ${status}${STATUS_MEANING[status] ? `: ${STATUS_MEANING[status]}` : ''}.`,
   ];
   const review = [
@@ -104,8 +130,5 @@ function resultText(app: string, campaign: Campaign): string {
     campaign.learning_ends_at ? `learning period ends ${sanitize(campaign.learning_ends_at, 40)}` : undefined,
   ].filter(Boolean);
   if (review.length) lines.push(`Ad platform: ${review.join('; ')}.`);
-  lines.push(
-    `Next: check its status in the service (do not assume it serves); in a few days call list_campaign_suggestions with campaign_id ${id}.`,
-  );
   return lines.join('\n');
 }

@@ -1,15 +1,16 @@
 import { z } from 'zod';
-import type { Suggestion } from '../api/schemas.js';
-import { defineTool } from './define.js';
-import { appId, id } from './fields.js';
-import { approxTokens, idText, money, plural, quote, sanitize } from './format.js';
+import type { Suggestion } from '../../api/schemas.js';
+import { idText, quote, sanitize } from '../../text.js';
+import { defineTool } from '../define.js';
+import { appId, id } from '../fields.js';
+import { approxTokens, money, plural } from '../format.js';
 
 const SEVERITY_ORDER = ['high', 'medium', 'low'];
 // Bounds that keep one result under 2,000 tokens (issue 5): at most 30 rows and an estimated
 // token budget for them, titles of 80 characters, a description excerpt only on the most severe few.
 const MAX_SHOWN = 30;
 /** Estimated tokens (approxTokens) for all rows, text line and facts together. */
-const ROWS_BUDGET = 1_800;
+const ROWS_BUDGET = 1_700;
 const TITLE_MAX = 80;
 const DESCRIBED = 3;
 const DESCRIPTION_MAX = 80;
@@ -22,7 +23,7 @@ const SuggestionFacts = z.object({
   daily_budget: z.number().optional().describe('Proposed daily budget, currency units.'),
   source: z.string().optional(),
   recommendation_type: z.string().optional(),
-}).meta({ id: 'Suggestion' }); // one definition, referenced by the four severity lists
+});
 type Facts = z.infer<typeof SuggestionFacts>;
 
 export const listCampaignSuggestions = defineTool({
@@ -64,6 +65,7 @@ export const listCampaignSuggestions = defineTool({
     for (const { severity, fact } of rows) (grouped[SEVERITY_ORDER.includes(severity) ? severity : 'other'] ??= []).push(fact);
     return {
       text: describe(campaign_id, sorted, rows, adnetIncluded),
+      next: sorted.length === 0 ? 'Nothing needs attention now; check again in a few days.' : 'Act on a suggestion in the service; nothing more is needed here.',
       structured: { campaign_id, count: sorted.length, adnet_included: adnetIncluded, ...grouped },
     };
   },

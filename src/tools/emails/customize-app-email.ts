@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import type { CustomizedEmail } from '../api/schemas.js';
-import { defineTool } from './define.js';
-import { appId } from './fields.js';
-import { idText, quote } from './format.js';
+import type { CustomizedEmail } from '../../api/schemas.js';
+import { idText, quote, sanitize } from '../../text.js';
+import { defineTool, type ToolResult } from '../define.js';
+import { appId } from '../fields.js';
 
 const EMAIL_TYPES = ['password_reset', 'email_verification', 'user_invite', 'access_approved'] as const;
 
@@ -15,6 +15,11 @@ export const customizeAppEmail = defineTool({
     app_id: appId,
     email_type: z.enum(EMAIL_TYPES).describe('Which built-in email to customize.'),
   },
+  output: {
+    template_id: z.string(),
+    name: z.string().describe('PasswordReset, EmailVerification, UserInvite or AccessApproved'),
+    created: z.boolean().describe('false: the app already had it, unchanged'),
+  },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   cost: 'none',
   statusHints: {
@@ -26,11 +31,11 @@ export const customizeAppEmail = defineTool({
   },
   async run({ app_id, email_type }, { api, signal }) {
     const email = await api.customizeAppEmail(app_id, email_type, { signal });
-    return { text: describeEmail(app_id, email_type, email) };
+    return describeEmail(app_id, email_type, email);
   },
 });
 
-function describeEmail(app: string, type: (typeof EMAIL_TYPES)[number], email: CustomizedEmail): string {
+function describeEmail(app: string, type: (typeof EMAIL_TYPES)[number], email: CustomizedEmail): ToolResult {
   const template = `template ${idText(email.template_id)} (${quote(email.name, 60)})`;
   const sent =
     type === 'email_verification'
@@ -41,7 +46,10 @@ function describeEmail(app: string, type: (typeof EMAIL_TYPES)[number], email: C
       ? `Created an editable ${type} email for app ${app}: ${template}.`
       : `App ${app} already had its own ${type} email: ${template}, unchanged.`,
     sent,
-    'Edit it in the service, keeping placeholders such as {{first_name}} and {{action_url}}.',
   ];
-  return lines.join('\n');
+  return {
+    text: lines.join('\n'),
+    next: 'Edit it in the service, keeping placeholders such as {{first_name}} and {{action_url}}.',
+    structured: { template_id: sanitize(email.template_id, 200), name: sanitize(email.name, 60), created: email.created },
+  };
 }

@@ -1,10 +1,11 @@
 import { z } from 'zod';
-import type { Analytics } from '../api/schemas.js';
-import { defineTool } from './define.js';
-import { id } from './fields.js';
-import { plural, quote, sanitize } from './format.js';
+import type { Analytics } from '../../api/schemas.js';
+import { quote, sanitize } from '../../text.js';
+import { defineTool } from '../define.js';
+import { id } from '../fields.js';
+import { plural } from '../format.js';
 
-const KNOWN = ['summary', 'credit_pool', 'member_allocations'];
+const KNOWN = ['summary', 'credit_pool', 'member_allocations', 'workspace_id', 'generated_at'];
 // Deprecated by the service and always zero (service-facts): never shown.
 const DEPRECATED = new Set(['seats', 'by_seat_type']);
 const MAX_FIGURES = 24;
@@ -31,9 +32,10 @@ type Facts = {
   other_keys: string[];
 };
 
-// Values are numbers, short strings or flags; typed as unknown because a union becomes a JSON
-// type list, which the registry forbids in every schema.
-const figures = z.record(z.string(), z.unknown());
+// Keys vary by plan and version, so figures are key/value rows (a closed shape every client accepts);
+// the value is shown as the text reads it: a number, a short string, or true/false.
+const figures = z.array(z.strictObject({ key: z.string(), value: z.string() }));
+const rows = (values: Figures) => Object.entries(values).map(([key, value]) => ({ key, value: typeof value === 'number' ? round(value) : String(value) }));
 
 export const getWorkspaceAnalytics = defineTool({
   name: 'get_workspace_analytics',
@@ -43,7 +45,8 @@ export const getWorkspaceAnalytics = defineTool({
   input: { workspace_id: id('ID of the workspace.') },
   output: {
     workspace_id: z.string(),
-    summary: figures.describe('Numbers, short strings, flags; nested keys as a.b (also in credit_pool).'),
+    as_of: z.string().optional(),
+    summary: figures.describe('Nested keys as a.b (also in credit_pool).'),
     credit_pool: figures,
     member_allocations_count: z.number(),
     other_keys: z.array(z.string()),
@@ -68,7 +71,12 @@ export const getWorkspaceAnalytics = defineTool({
       other_keys: otherKeys(answer),
     };
     const hidden = { summary: Object.keys(summary).length - Object.keys(facts.summary).length, credit_pool: Object.keys(creditPool).length - Object.keys(facts.credit_pool).length };
-    return { text: describe(facts, members, hidden), structured: facts };
+    const asOf = typeof answer.generated_at === 'string' ? sanitize(answer.generated_at, 40) : undefined;
+    return {
+      text: describe(facts, members, hidden, asOf),
+      next: 'Nothing more is needed.',
+      structured: { ...facts, ...(asOf ? { as_of: asOf } : {}), summary: rows(facts.summary), credit_pool: rows(facts.credit_pool) },
+    };
   },
 });
 
@@ -136,9 +144,9 @@ function otherKeys(answer: Analytics): string[] {
     .map((key) => sanitize(key, 60));
 }
 
-function describe(facts: Facts, { top, rankedBy }: Members, hidden: { summary: number; credit_pool: number }): string {
+function describe(facts: Facts, { top, rankedBy }: Members, hidden: { summary: number; credit_pool: number }, asOf: string | undefined): string {
   const lines = [
-    `Analytics for workspace ${facts.workspace_id}:`,
+    `Analytics for workspace ${facts.workspace_id}${asOf ? ` as of ${asOf}` : ''}:`,
     `Summary: ${show(facts.summary, hidden.summary)}`,
     `Credit pool: ${show(facts.credit_pool, hidden.credit_pool)}`,
     `Member allocations: ${plural(facts.member_allocations_count, 'member')}${top.length ? `; ${rankedBy ? `top ${top.length} by ${rankedBy}` : `first ${top.length}`}:` : '.'}`,

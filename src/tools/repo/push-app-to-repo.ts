@@ -1,7 +1,8 @@
-import type { PushOutcome } from '../api/schemas.js';
-import { defineTool } from './define.js';
-import { appId } from './fields.js';
-import { quote } from './format.js';
+import { z } from 'zod';
+import type { PushOutcome } from '../../api/schemas.js';
+import { idText, quote, sanitize } from '../../text.js';
+import { defineTool, type ToolResult } from '../define.js';
+import { appId } from '../fields.js';
 
 export const pushAppToRepo = defineTool({
   name: 'push_app_to_repo',
@@ -9,6 +10,10 @@ export const pushAppToRepo = defineTool({
   description:
     "Push the app's latest saved version on the main line to its connected repohost repository (saved work, not the current chat turn). Saved versions are pushed automatically; use this to retry a failed push. Free; safe to repeat. A failed push is reported as an error with the reason.",
   input: { app_id: appId },
+  output: {
+    pushed: z.boolean().describe('true: the repository moved forward'),
+    commit_hash: z.string().optional(),
+  },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   cost: 'none',
   statusHints: {
@@ -17,26 +22,34 @@ export const pushAppToRepo = defineTool({
   },
   async run({ app_id }, { api, signal }) {
     const outcome = await api.pushAppToRepo(app_id, { signal });
-    return describePush(app_id, outcome);
+    return describePush(idText(app_id), outcome);
   },
 });
 
-function describePush(app: string, outcome: PushOutcome) {
-  const took = typeof outcome.duration_ms === 'number' ? ` in ${(outcome.duration_ms / 1000).toFixed(1)} s` : '';
+function describePush(app: string, outcome: PushOutcome): ToolResult {
   if (outcome.skipped) {
     return {
       isError: true,
-      text: `Push skipped for app ${app}: the repository connection has no repohost app installation. Install the repohost app for the repository in the service's settings, then push again.`,
+      text: `Push skipped for app ${app}: the repository connection has no repohost app installation.`,
+      next: "Install the repohost app for the repository in the service's settings, then call push_app_to_repo again.",
     };
   }
   if (!outcome.success) {
     return {
       isError: true,
-      text: `Push FAILED for app ${app}: ${quote(outcome.error ?? 'no reason given')}. Fix the repository connection (reconnect it if revoked or in error), then call push_app_to_repo again.`,
+      text: `Push FAILED for app ${app}: ${quote(outcome.error ?? 'no reason given', 300)}`,
+      next: 'Fix the repository connection (reconnect it if revoked or in error, pull first if the repository moved on), then call push_app_to_repo again.',
     };
   }
-  if (outcome.commits_pushed && outcome.commit_hash) {
-    return { text: `Pushed app ${app} to its repository: commit ${outcome.commit_hash}${took}.` };
+  const commit = outcome.commit_hash ? idText(outcome.commit_hash) : undefined;
+  const hash = outcome.commit_hash ? { commit_hash: sanitize(outcome.commit_hash, 100) } : {};
+  if (outcome.commits_pushed && commit) {
+    const took = typeof outcome.duration_ms === 'number' ? ` in ${(outcome.duration_ms / 1000).toFixed(1)} s` : '';
+    return { text: `Pushed app ${app} to its repository: commit ${commit}${took}.`, next: 'Nothing more is needed.', structured: { pushed: true, ...hash } };
   }
-  return { text: `Nothing to push for app ${app}: the repository already has the latest saved version${took}.` };
+  return {
+    text: `Nothing to push for app ${app}: the repository already has the latest saved version${commit ? ` (${commit})` : ''}.`,
+    next: 'Nothing more is needed.',
+    structured: { pushed: false, ...hash },
+  };
 }

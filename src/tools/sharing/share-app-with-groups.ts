@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import type { GroupShareResult } from '../api/schemas.js';
-import { defineTool } from './define.js';
-import { appId } from './fields.js';
-import { idText, quote } from './format.js';
+import type { GroupShareResult } from '../../api/schemas.js';
+import { idText, quote, sanitize } from '../../text.js';
+import { defineTool, type ToolResult } from '../define.js';
+import { appId } from '../fields.js';
 
 const ALREADY_SHARED = 'already_shared';
 
@@ -25,6 +25,11 @@ export const shareAppWithGroups = defineTool({
       .optional()
       .describe('App role for all groups, e.g. admin. Omit for the default (user).'),
   },
+  output: {
+    shared: z.array(z.string()).describe('Group ids newly shared.'),
+    already_shared: z.array(z.string()).describe('Unchanged: they keep their current role.'),
+    failed: z.array(z.strictObject({ group_id: z.string(), reason: z.string() })),
+  },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   cost: 'none',
   statusHints: {
@@ -45,20 +50,30 @@ export const shareAppWithGroups = defineTool({
 
 type Outcome = 'shared' | 'already' | 'failed';
 
-function describeShares(app: string, sent: string[], role: string | undefined, answer: GroupShareResult) {
+function describeShares(app: string, sent: string[], role: string | undefined, answer: GroupShareResult): ToolResult {
   const counts: Record<Outcome, number> = { shared: 0, already: 0, failed: 0 };
+  const facts = { shared: [] as string[], already_shared: [] as string[], failed: [] as Array<{ group_id: string; reason: string }> };
   const lines = answer.results.map((result) => {
     const reason = result.reason ?? result.error;
     const outcome: Outcome = result.success ? 'shared' : reason === ALREADY_SHARED ? 'already' : 'failed';
     counts[outcome] += 1;
     const group = idText(result.group_id);
-    if (outcome === 'shared') return `- ${group}: shared`;
-    if (outcome === 'already') return `- ${group}: already shared, nothing changed`;
+    const groupId = sanitize(result.group_id, 200);
+    if (outcome === 'shared') {
+      facts.shared.push(groupId);
+      return `- ${group}: shared`;
+    }
+    if (outcome === 'already') {
+      facts.already_shared.push(groupId);
+      return `- ${group}: already shared, nothing changed`;
+    }
+    facts.failed.push({ group_id: groupId, reason: sanitize(reason ?? 'no reason given', 150) });
     return `- ${group}: FAILED: ${reason ? quote(reason, 150) : 'no reason given'}`;
   });
   const answered = new Set(answer.results.map((result) => result.group_id));
   const missing = sent.filter((group) => !answered.has(group));
   lines.push(...missing.map((group) => `- ${idText(group)}: no result returned; check the app's group shares`));
+  facts.failed.push(...missing.map((group) => ({ group_id: sanitize(group, 200), reason: 'no result returned' })));
 
   const failed = counts.failed + missing.length;
   const roleText = role === undefined ? 'default role user' : `role ${quote(role, 100)}`;
@@ -67,13 +82,18 @@ function describeShares(app: string, sent: string[], role: string | undefined, a
   const tail: string[] = [];
   if (counts.shared > 0) tail.push('Members of shared groups get access now or at their next sign-in, and one invitation email per app.');
   if (counts.already > 0) {
-    tail.push(
-      `${counts.shared === 0 && failed === 0 ? 'Nothing changed. ' : ''}Already-shared groups keep their current role; the service's update-group-share operation changes it.`,
-    );
+    tail.push(`${counts.shared === 0 && failed === 0 ? 'Nothing changed. ' : ''}Already-shared groups keep their current role.`);
   }
-  if (failed > 0) tail.push('Failed groups were not shared: fix the cause, then call again with those IDs (repeating already-shared groups is harmless).');
+  const next =
+    failed > 0
+      ? 'Failed groups were not shared: fix the cause, then call share_app_with_groups again with those IDs (repeating already-shared groups is harmless).'
+      : counts.already > 0
+        ? "To change an already-shared group's role, use the service's update-group-share operation."
+        : 'Nothing more is needed.';
   return {
     text: [head, ...lines, ...tail].join('\n'),
+    next,
+    structured: facts,
     isError: counts.shared === 0 && failed > 0,
   };
 }

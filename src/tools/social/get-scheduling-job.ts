@@ -1,8 +1,10 @@
 import { z } from 'zod';
-import type { SchedulingJob } from '../api/schemas.js';
-import { defineTool, type ToolResult } from './define.js';
-import { appId, id } from './fields.js';
-import { sanitize } from './format.js';
+import type { SchedulingJob } from '../../api/schemas.js';
+import { CancelledError } from '../../errors.js';
+import { idText, sanitize } from '../../text.js';
+import { defineTool, type ToolContext, type ToolResult } from '../define.js';
+import { appId, id } from '../fields.js';
+import { nextCall } from '../format.js';
 
 /**
  * One poll every 5 s is 12 a minute: well inside the 40 per minute that every social-calendar read
@@ -19,6 +21,21 @@ const COUNT_LABELS = {
   failed: 'failed',
   skipped: 'skipped',
 } as const;
+const COUNT_NAMES = ['selected', ...Object.keys(COUNT_LABELS)] as Array<'selected' | keyof typeof COUNT_LABELS>;
+
+const count = z.number();
+const Counts = z.strictObject({
+  selected: count,
+  materialized: count,
+  created_workflows: count,
+  reused_workflows: count,
+  plan_limited: count,
+  needs_reconnect: count,
+  failed: count,
+  skipped: count,
+  other: count.describe('Sum of counts the service added that are not listed here.'),
+});
+type Counts = z.infer<typeof Counts>;
 
 export const getSchedulingJob = defineTool({
   name: 'get_scheduling_job',
@@ -35,7 +52,7 @@ export const getSchedulingJob = defineTool({
     status: z.string().describe('pending, running, completed, failed'),
     phase: z.string().optional(),
     done: z.boolean(),
-    counts: z.record(z.string(), z.number()).optional().describe('Once completed'),
+    counts: Counts.optional().describe('Once completed'),
   },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   cost: 'none',
@@ -46,56 +63,71 @@ export const getSchedulingJob = defineTool({
     429: 'Rate limit: all social-calendar reads share 40 requests per minute.',
     read_only: 'Set APPMGMT_API_KEY to a personal API key that may read this app. Retrying will not help.',
   },
-  async run({ app_id, job_id, wait_seconds }, { api, clock, signal, progress }) {
+  async run({ app_id, job_id, wait_seconds }, ctx) {
+    const { api, clock, signal, progress } = ctx;
     const started = clock.now();
     const deadline = started + wait_seconds * 1000;
     let job = await api.getSchedulingJob(app_id, job_id, { signal });
     while (!isDone(job) && clock.now() < deadline) {
       await progress(`Job ${job_id}: ${sanitize(job.status, 20)}, phase ${sanitize(job.phase ?? '?', 40)}.`);
-      await clock.sleep(Math.min(POLL_EVERY_MS, deadline - clock.now()), signal);
+      try {
+        await clock.sleep(Math.min(POLL_EVERY_MS, deadline - clock.now()), signal);
+      } catch (error) {
+        if (error instanceof CancelledError && ctx.shutdown.aborted) break; // shutting down: answer with what we have
+        throw error;
+      }
       job = await api.getSchedulingJob(app_id, job_id, { signal });
     }
-    return describeJob(job_id, job, wait_seconds > 0 ? Math.round((clock.now() - started) / 1000) : undefined);
+    return describeJob(ctx, app_id, job_id, job, wait_seconds > 0 ? Math.round((clock.now() - started) / 1000) : undefined);
   },
 });
 
 const isDone = (job: SchedulingJob) => job.status === 'completed' || job.status === 'failed';
 
-function describeJob(jobId: string, job: SchedulingJob, waitedSeconds: number | undefined): ToolResult {
+function describeJob(ctx: ToolContext, app: string, jobId: string, job: SchedulingJob, waitedSeconds: number | undefined): ToolResult {
   const status = sanitize(job.status, 20);
   const phase = job.phase ? sanitize(job.phase, 40) : undefined;
   const counts = job.status === 'completed' && job.result ? countsOf(job.result) : undefined;
-  const structured = { job_id: jobId, status, ...(phase ? { phase } : {}), done: isDone(job), ...(counts ? { counts } : {}) };
+  const structured = { job_id: sanitize(jobId, 200), status, ...(phase ? { phase } : {}), done: isDone(job), ...(counts ? { counts } : {}) };
   const at = phase ? ` (phase ${phase})` : '';
+  const shownId = idText(jobId);
   if (job.status === 'failed') {
     return {
       isError: true,
-      text: `Job ${jobId} FAILED${at}. The service gives no cause (its error is a fixed flag). Posts already handled keep their status; the rest are untouched. Next: schedule the same range again (the start-scheduling operation in the service).`,
+      text: `Job ${shownId} FAILED${at}. The service gives no cause (its error is a fixed flag). Posts already handled keep their status; the rest are untouched.`,
+      next: 'Schedule the same range again (the start-scheduling operation in the service).',
     };
   }
   if (job.status === 'completed') {
-    const problems = counts && (counts.failed ?? 0) + (counts.needs_reconnect ?? 0) + (counts.plan_limited ?? 0) > 0;
+    const problems = counts && counts.failed + counts.needs_reconnect + counts.plan_limited > 0;
     return {
       structured,
-      text: `Job ${jobId} completed: ${counts ? countsText(counts) : 'no result counts given'}. Done${problems ? '; some posts were not scheduled, check them in the service' : ''}.`,
+      text: `Job ${shownId} completed: ${counts ? countsText(counts) : 'no result counts given'}.`,
+      next: problems ? 'Some posts were not scheduled: check them in the service.' : 'Nothing more is needed.',
     };
   }
-  const next =
-    waitedSeconds === undefined
-      ? 'Not finished: call get_scheduling_job again, or with wait_seconds (up to 300) to wait for it.'
-      : `Still ${status} after waiting ${waitedSeconds} s: call get_scheduling_job again.`;
-  return { structured, text: `Job ${jobId}: ${status}${at}. ${next}` };
+  const again = nextCall(ctx.config, 'get_scheduling_job', { app_id: app, job_id: jobId, wait_seconds: 60 });
+  const text =
+    waitedSeconds === undefined ? `Job ${shownId}: ${status}${at}. Not finished.` : `Job ${shownId}: ${status}${at}, still not finished after waiting ${waitedSeconds} s.`;
+  return { structured, text, next: `Call ${again} to wait for it.` };
 }
 
-function countsOf(result: NonNullable<SchedulingJob['result']>): Record<string, number> {
-  return Object.fromEntries(Object.entries(result).filter((entry): entry is [string, number] => typeof entry[1] === 'number'));
+/** The known counts as fixed fields; any the service adds are summed into `other`. */
+function countsOf(result: NonNullable<SchedulingJob['result']>): Counts {
+  const number = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
+  const known = Object.fromEntries(COUNT_NAMES.map((name) => [name, number(result[name])])) as Omit<Counts, 'other'>;
+  const other = Object.entries(result)
+    .filter(([name]) => !(COUNT_NAMES as string[]).includes(name))
+    .reduce((sum, [, value]) => sum + number(value), 0);
+  return { ...known, other };
 }
 
 /** "12 selected: 10 created workflows, 2 reused workflows"; only non-zero counts besides selected. */
-function countsText(counts: Record<string, number>): string {
+function countsText(counts: Counts): string {
   const others = Object.entries(COUNT_LABELS)
-    .filter(([key]) => (counts[key] ?? 0) > 0)
-    .map(([key, label]) => `${counts[key]} ${label}`);
-  const selected = `${counts.selected ?? 0} selected`;
+    .filter(([key]) => counts[key as keyof Counts] > 0)
+    .map(([key, label]) => `${counts[key as keyof Counts]} ${label}`);
+  if (counts.other > 0) others.push(`${counts.other} in counts not known to this server`);
+  const selected = `${counts.selected} selected`;
   return others.length ? `${selected}: ${others.join(', ')}` : selected;
 }

@@ -1,0 +1,34 @@
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Log } from '../log.js';
+import type { Calls } from '../server.js';
+
+/** After stdin closes, calls still in flight get this long to answer before the process exits. */
+export const SHUTDOWN_GRACE_MS = 3_000;
+
+/**
+ * Serves MCP on stdin/stdout. When the client closes stdin, `shutdown` aborts every wait and poll
+ * (they answer with what they have) and calls in flight get a short grace to answer; `done` then
+ * resolves, so the process can exit: no orphan is left behind when a client goes away mid-call.
+ */
+export async function serveStdio(server: McpServer, options: { log: Log; calls: Calls; shutdown: AbortController }): Promise<{ done: Promise<void> }> {
+  const { log, calls, shutdown } = options;
+  await server.connect(new StdioServerTransport());
+  const done = new Promise<void>((resolve) => {
+    const stop = async () => {
+      if (shutdown.signal.aborted) return;
+      shutdown.abort();
+      const grace = new Promise<void>((ended) => setTimeout(ended, SHUTDOWN_GRACE_MS).unref());
+      await Promise.race([calls.idle(), grace]);
+      await new Promise((settled) => setImmediate(settled)); // the SDK writes an answer just after its handler settles
+      if (calls.active > 0) log.warn(`exiting with ${calls.active} call(s) still waiting for the service: the client closed stdin`);
+      resolve();
+    };
+    process.stdin.once('end', () => void stop());
+    process.stdin.once('close', () => void stop());
+  });
+  if (process.stdin.isTTY) {
+    log.info('running on stdio and waiting for an MCP client. This is a server: add it to a client (see README), or run with --help.');
+  }
+  return { done };
+}
