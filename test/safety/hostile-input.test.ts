@@ -26,6 +26,33 @@ const PATHS = [
   `/api/v1/monitoring/analytics/${SEGMENT}`,
 ].map((path) => new RegExp(`^${path}$`));
 
+// Characters that hide or reorder text, and the forms an echoed secret can take.
+const HIDDEN = ['\u200b', '\u200d', '\u2060', '\ufeff', '\u202e', '\u2066', '\u061c', '\u{e0041}', '\u{e007f}', '\u00ad'];
+const HIDDEN_PATTERN = /[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\u{e0000}-\u{e007f}]/u;
+const SECRET = 'tok-Hostile-5e4d3c2b1a';
+const secretForm = fc.constantFrom(
+  SECRET,
+  encodeURIComponent(`${SECRET}?`),
+  Buffer.from(SECRET).toString('base64'),
+  Buffer.from(`Bearer ${SECRET}`).toString('base64'),
+  Buffer.from(`u:${SECRET}`).toString('base64url'),
+  JSON.stringify(SECRET).slice(1, -1),
+  SECRET.split('').join('\u200b'),
+  SECRET.split('').join(' '),
+);
+const hiddenText = fc
+  .array(fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom(...HIDDEN)), { maxLength: 12 })
+  .map((parts) => parts.join(''));
+/** Upstream answers that carry text into a result, each with the text at a different place. */
+const echoing = (text: string) => [
+  { tool: 'push_app_to_repo', args: { app_id: 'app_demo' }, answer: { status: 200, body: { success: false, commits_pushed: false, commit_hash: null, error: text } } },
+  { tool: 'push_app_to_repo', args: { app_id: 'app_demo' }, answer: { status: 200, body: { success: true, commits_pushed: true, commit_hash: text, error: null } } },
+  { tool: 'get_scheduling_job', args: { app_id: 'app_demo', job_id: 'j' }, answer: { status: 200, body: { job_id: text, status: 'running', phase: text } } },
+  { tool: 'customize_app_email', args: { app_id: 'app_demo', email_type: 'user_invite' }, answer: { status: 400, body: { detail: text } } },
+  { tool: 'list_campaign_suggestions', args: { app_id: 'app_demo', campaign_id: 'c' }, answer: { status: 200, body: [{ id: text, severity: text, title: text, description: text, action: text }] } },
+  { tool: 'get_workspace_analytics', args: { workspace_id: 'w' }, answer: { status: 200, body: { summary: { [text]: text }, credit_pool: { tier: text } } } },
+];
+
 describe('hostile input', () => {
   let h: Harness;
   let tools: Tool[];
@@ -55,6 +82,28 @@ describe('hostile input', () => {
     }
     expect(stdout).not.toHaveBeenCalled();
     stdout.mockRestore();
+  });
+
+  it('never shows hidden characters or an encoded secret that upstream text carries', async () => {
+    const secretive = await connect({ config: { accessToken: SECRET } });
+    try {
+      await fc.assert(
+        fc.asyncProperty(hiddenText, secretForm, hiddenText, fc.nat(echoing('').length - 1), async (before, secret, after, which) => {
+          const { tool, args, answer } = echoing(`${before}${secret}${after}`)[which]!;
+          secretive.sandbox.script({ ...answer, times: 3 });
+          const result = await secretive.call(tool, args);
+          secretive.sandbox.reset();
+          const seen = `${result.text}\n${JSON.stringify(result.structured ?? {})}`;
+          expect(seen).not.toMatch(HIDDEN_PATTERN);
+          expect(seen).not.toContain(SECRET);
+          expect(seen).not.toContain(SECRET.slice(0, 10));
+          expect(seen).not.toContain(Buffer.from(SECRET).toString('base64').slice(0, 16));
+        }),
+        { numRuns: 200, seed: 20261123 },
+      );
+    } finally {
+      await secretive.close();
+    }
   });
 
   it('answers a wrongly typed value with an error that names the field, and sends nothing', async () => {

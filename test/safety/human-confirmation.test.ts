@@ -53,6 +53,27 @@ describe('a human in the loop', () => {
     });
   }
 
+  for (const content of [{ approve: 'true' }, { approve: true, also: 'spend more' }, {}] as Array<Record<string, unknown>>) {
+    it(`treats an answer that is not exactly {approve: true} as a decline: ${JSON.stringify(content)}`, async () => {
+      const { h } = await withForm({ action: 'accept', content } as ElicitResult);
+      await h.call('create_ad_campaign', campaign);
+      const result = await h.call('create_ad_campaign', { ...campaign, confirm: true });
+      expect(result.isError).toBe(true);
+      expect(result.text).toMatch(/Nothing was sent/);
+      expect(h.sandbox.requests).toHaveLength(0);
+    });
+  }
+
+  it('ends an approval form nobody answers after APPMGMT_APPROVAL_TIMEOUT_MS, sending nothing', async () => {
+    h = await connect({ capabilities: { elicitation: { form: {} } }, config: { approvalTimeoutMs: 50 } });
+    h.client.setRequestHandler(ElicitRequestSchema, () => new Promise<ElicitResult>(() => undefined)); // never answers
+    await h.call('create_ad_campaign', campaign);
+    const result = await h.call('create_ad_campaign', { ...campaign, confirm: true });
+    expect(result.isError).toBe(true);
+    expect(result.text).toMatch(/^Nobody answered the approval form within 50 ms \(APPMGMT_APPROVAL_TIMEOUT_MS\)\. Nothing was sent/);
+    expect(h.sandbox.requests).toHaveLength(0);
+  });
+
   it('asks before spending credits too', async () => {
     const { h, asked } = await withForm({ action: 'decline' });
     await h.call('resolve_repo_conflicts', { app_id: 'app_demo' });
@@ -61,12 +82,14 @@ describe('a human in the loop', () => {
     expect(h.sandbox.requests).toHaveLength(0);
   });
 
-  it('refuses costly tools for clients that cannot ask, when a human is required', async () => {
+  it('says on the first call that a client without forms cannot approve, when a human is required', async () => {
     h = await connect({ config: { requireHumanConfirmation: true } });
-    await h.call('create_ad_campaign', campaign);
-    const result = await h.call('create_ad_campaign', { ...campaign, confirm: true });
-    expect(result.isError).toBe(true);
-    expect(result.text).toMatch(/APPMGMT_REQUIRE_HUMAN_CONFIRMATION/);
+    const first = await h.call('create_ad_campaign', campaign);
+    expect(first.isError).toBe(true);
+    expect(first.text).toMatch(/APPMGMT_REQUIRE_HUMAN_CONFIRMATION=true\), and this client cannot show approval forms, so it cannot approve costly calls\. Nothing was sent/);
+    expect(first.text).not.toMatch(/confirm: true/);
+    const second = await h.call('create_ad_campaign', { ...campaign, confirm: true });
+    expect(second.isError).toBe(true);
     expect(h.sandbox.requests).toHaveLength(0);
   });
 

@@ -1,0 +1,75 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startUpstream, type Upstream } from '../api/upstream.js';
+import { rssMiB, startRaw } from '../process.js';
+
+// The built server as a client runs it, for what only a real process shows: exit, memory, stdout.
+
+const call = (name: string, args: Record<string, unknown>) => ({ name, arguments: args });
+const textOf = (answer: { result?: Record<string, unknown> }) =>
+  ((answer.result?.content as Array<{ text: string }> | undefined) ?? []).map((part) => part.text).join('\n');
+
+describe('the server process', () => {
+  let upstream: Upstream;
+  let env: Record<string, string>;
+  beforeAll(async () => {
+    upstream = await startUpstream();
+    env = { APPMGMT_BASE_URL: upstream.url, APPMGMT_ACCESS_TOKEN: 'token-abcdef', APPMGMT_API_KEY: 'key-abcdef', APPMGMT_LOG_LEVEL: 'error' };
+  });
+  afterAll(() => upstream.close());
+
+  it('answers a poll with what it has and exits promptly when stdin closes mid-wait', async () => {
+    upstream.answer({ status: 200, body: { job_id: 'job_1', status: 'running', phase: 'prepare', result: null, error: null } });
+    const server = await startRaw([], env);
+    const answer = server.request('tools/call', call('get_scheduling_job', { app_id: 'app_1', job_id: 'job_1', wait_seconds: 300 }));
+    while (upstream.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    const closedAt = Date.now();
+    server.child.stdin?.end();
+    expect(textOf(await answer)).toMatch(/Job job_1: running \(phase prepare\), still not finished after waiting \d+ s\./);
+    expect(await server.exited).toBe(0);
+    expect(Date.now() - closedAt).toBeLessThan(2_000);
+    upstream.reset();
+  });
+
+  it('exits promptly when stdin closes while a call waits to retry', async () => {
+    upstream.answer({ status: 503, headers: { 'retry-after': '15' }, body: { detail: 'down' } });
+    const server = await startRaw([], env);
+    const answer = server.request('tools/call', call('get_scheduling_job', { app_id: 'app_1', job_id: 'job_1' }));
+    while (upstream.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    const closedAt = Date.now();
+    server.child.stdin?.end();
+    expect(textOf(await answer)).toMatch(/^503: /);
+    expect(await server.exited).toBe(0);
+    expect(Date.now() - closedAt).toBeLessThan(2_000);
+    expect(upstream.requests).toHaveLength(1);
+    upstream.reset();
+  });
+
+  it('stays under 400 MiB and keeps answering after 5,000 distinct warnings of 60 KiB each', async () => {
+    const server = await startRaw(['--sandbox'], { APPMGMT_LOG_LEVEL: 'error' });
+    const blob = 'x'.repeat(60 * 1024 - 400);
+    const warn = (i: number) =>
+      server.request(
+        'tools/call',
+        call('create_ad_campaign', {
+          app_id: 'app_demo',
+          campaign_name: `Load ${i}`,
+          campaign_type: 'SMART',
+          daily_budget_micros: 5_000_000,
+          landing_page: 'https://demo-planner.sandbox.test/',
+          campaign_settings: { blob },
+        }),
+      );
+    let peak = 0;
+    for (let start = 0; start < 5_000; start += 50) {
+      const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => warn(start + i)));
+      expect(answers.every((answer) => textOf(answer).includes('CONFIRMATION NEEDED'))).toBe(true);
+      peak = Math.max(peak, rssMiB(server.child.pid!));
+    }
+    expect(peak).toBeLessThan(400);
+    expect(await server.request('ping')).toMatchObject({ result: {} });
+    const last = await warn(5_000);
+    expect(textOf(last)).toContain('campaign_settings: 1 key: "blob": "xxxxx');
+    server.child.stdin?.end();
+    expect(await server.exited).toBe(0);
+  }, 120_000);
+});
