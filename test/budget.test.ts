@@ -43,6 +43,34 @@ describe('token budgets', () => {
     expect((await answerTo(fixture)).result).toBeLessThan(2_000);
   });
 
+  it('keeps the largest campaign warning the inputs allow under 2,000 tokens', async () => {
+    // Every list at its maximum length, long texts, and pass-through settings up to the 64 KiB limit.
+    const many = (prefix: string, length: number) => Array.from({ length: 50 }, (_, i) => `${prefix} ${i} `.padEnd(length, 'x'));
+    const args: Record<string, unknown> = {
+      app_id: 'app_demo',
+      campaign_name: 'N'.repeat(255),
+      campaign_type: 'PERFORMANCE_MAX',
+      daily_budget_micros: 5_000_000,
+      landing_page: `https://example.com/${'p'.repeat(500)}`,
+      logo_url: `https://files.sandbox.test/${'l'.repeat(500)}.png`,
+      keyword_themes: many('theme', 100),
+      geo_targets: many('2840', 40),
+      images: Array.from({ length: 20 }, (_, i) => ({ url: `https://files.sandbox.test/${i}${'i'.repeat(300)}.png`, kind: i % 2 ? 'MARKETING_IMAGE' : 'SQUARE_MARKETING_IMAGE' })),
+      sitelinks: Array.from({ length: 20 }, (_, i) => ({ text: `Link ${i}`.padEnd(200, 'x'), url: `https://example.com/${i}${'s'.repeat(300)}` })),
+      headlines: many('headline', 100),
+      descriptions: many('description', 200),
+      business_name: 'B'.repeat(200),
+      phone_number: '+14155550100',
+      contains_eu_political_advertising: false,
+    };
+    const room = 63 * 1024 - JSON.stringify(args).length;
+    args.campaign_settings = Object.fromEntries(Array.from({ length: Math.floor(room / 120) }, (_, i) => [`key_${i}`, 'v'.repeat(100)]));
+    const warning = await harness.call('create_ad_campaign', args);
+    expect(warning.text).toMatch(/^CONFIRMATION NEEDED/);
+    expect(warning.text).toMatch(/campaign_settings: \d+ keys: .*, …and \d+ more$/m);
+    expect(tokens(`${warning.text}\n${JSON.stringify(warning.structured)}`)).toBeLessThan(2_000);
+  });
+
   it('shrinks 30 suggestions to at most 40% of the raw answer', async () => {
     const fixture = READ_FIXTURES.find((f) => f.tool === 'list_campaign_suggestions')!;
     const { result, raw } = await answerTo(fixture);

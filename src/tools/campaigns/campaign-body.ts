@@ -169,10 +169,11 @@ function platformWarnings(args: CampaignArgs): string[] {
   const count = (field: string, list: string[] | undefined, min: number, max: number) => {
     if (list !== undefined && (list.length < min || list.length > max)) out.push(`${field}: ${list.length} given, the ad platform expects ${min}-${max}`);
   };
+  // One line per field however many items break the limit, so a warning stays short.
   const lengths = (field: string, list: string[], max: number) => {
-    list.forEach((text, i) => {
-      if (chars(text) > max) out.push(`${field}[${i}] has ${chars(text)} characters, the limit is ${max}`);
-    });
+    const over = list.map((text, i) => [i, chars(text)] as const).filter(([, length]) => length > max);
+    if (over.length === 1) out.push(`${field}[${over[0]![0]}] has ${over[0]![1]} characters, the limit is ${max}`);
+    if (over.length > 1) out.push(`${over.length} ${field} are over the limit of ${max} characters (the longest has ${Math.max(...over.map(([, length]) => length))})`);
   };
   count('headlines', args.headlines, 3, 15);
   lengths('headlines', args.headlines ?? [], 30);

@@ -5,10 +5,21 @@ import { defineTool, type Warning } from '../define.js';
 import { DAYS_PER_MONTH, money, nextCall, plural } from '../format.js';
 import { campaignInput, planCampaign, type CampaignPlan } from './campaign-body.js';
 
-/** A warning lists at most this many items of one list, then a count. */
-const LIST_SHOWN = 10;
-/** Pass-through settings shown one by one, then a count. */
-const SETTINGS_SHOWN = 20;
+/**
+ * Characters each field of the warning may take; past them, a list ends with a count of the rest.
+ * Ad-platform-sized inputs fit whole (15 headlines of 30 characters, 5 descriptions of 90); the
+ * largest request the inputs allow stays under 2,000 tokens (test/budget.test.ts).
+ */
+const FIELD_CHARS: Record<string, number> = {
+  keyword_themes: 400,
+  geo_targets: 300,
+  images: 500,
+  sitelinks: 600,
+  headlines: 600,
+  descriptions: 550,
+  campaign_settings: 600,
+};
+const DEFAULT_FIELD_CHARS = 300;
 
 export const createAdCampaign = defineTool({
   name: 'create_ad_campaign',
@@ -69,7 +80,7 @@ function warning(args: Args, plan: CampaignPlan): Warning {
   }
   details.push('It may start PAUSED (when conversion tracking is not verified): then nothing is spent until it is enabled in the service.');
   return {
-    action: `Create ${args.campaign_type} ad campaign ${quote(args.campaign_name, 255)} on app ${idText(args.app_id)} at the ad platform (adnet)`,
+    action: `Create ${args.campaign_type} ad campaign ${quote(args.campaign_name, 80)} on app ${idText(args.app_id)} at the ad platform (adnet)`,
     cost: `daily budget ${money(daily)} in the account currency, roughly ${money(Math.round(daily * DAYS_PER_MONTH))} a month; real money once it serves.`,
     details,
   };
@@ -78,35 +89,42 @@ function warning(args: Args, plan: CampaignPlan): Warning {
 /** Every field of the body that will be sent, one line each; long lists show their first items and a count. */
 function bodyLines(body: Record<string, unknown>): string[] {
   const lines = ['Request body (exactly what is sent):'];
-  const field = (name: string, text: string) => lines.push(`- ${name}: ${text}`);
   for (const [name, value] of Object.entries(body)) {
-    if (name === 'campaign_settings') field(name, settingsText(value as Record<string, unknown>));
-    else if (name === 'daily_budget_micros') field(name, `${value} (${money(value as number)} a day)`);
-    else if (name === 'images') field(name, list(value as Array<{ kind: string; url: string }>, (image) => `${image.kind} ${quote(image.url, 120)}`));
-    else if (name === 'sitelinks') field(name, list(value as Array<{ text: string; url: string }>, (link) => `${quote(link.text, 40)} -> ${quote(link.url, 120)}`));
-    else if (Array.isArray(value)) field(name, list(value as string[], (item) => quote(item, 100)));
-    else if (typeof value === 'string') field(name, quote(value, name === 'campaign_name' ? 255 : 300));
-    else field(name, JSON.stringify(value));
+    const room = FIELD_CHARS[name] ?? DEFAULT_FIELD_CHARS;
+    let text: string;
+    if (name === 'campaign_settings') text = settingsText(value as Record<string, unknown>, room);
+    else if (name === 'daily_budget_micros') text = `${value} (${money(value as number)} a day)`;
+    else if (name === 'images') text = list(value as Array<{ kind: string; url: string }>, room, (image) => `${image.kind} ${quote(image.url, 80)}`);
+    else if (name === 'sitelinks') text = list(value as Array<{ text: string; url: string }>, room, (link) => `${quote(link.text, 30)} -> ${quote(link.url, 60)}`);
+    else if (Array.isArray(value)) text = list(value as string[], room, (item) => quote(item, 95));
+    else if (typeof value === 'string') text = quote(value, name === 'campaign_name' ? 255 : room);
+    else text = JSON.stringify(value);
+    lines.push(`- ${name}: ${text}`);
   }
   return lines;
 }
 
-function list<T>(items: T[], show: (item: T) => string): string {
-  const shown = items.slice(0, LIST_SHOWN).map(show).join(', ');
-  const more = items.length - LIST_SHOWN;
-  return `${plural(items.length, 'item')}: ${shown}${more > 0 ? `, …and ${more} more` : ''}`;
+/** "N items: a, b, …and K more": as many items as fit in `room` characters, then a count. */
+function list<T>(items: T[], room: number, show: (item: T) => string, noun = 'item'): string {
+  const shown: string[] = [];
+  let used = 0;
+  for (const item of items) {
+    const text = show(item);
+    if (shown.length > 0 && used + text.length > room) break;
+    shown.push(text);
+    used += text.length + 2;
+  }
+  const more = items.length - shown.length;
+  return `${plural(items.length, noun)}: ${shown.join(', ')}${more > 0 ? `, …and ${more} more` : ''}`;
 }
 
 /** The pass-through settings key by key: a person confirms these too. */
-function settingsText(settings: Record<string, unknown>): string {
-  const entries = Object.entries(settings);
-  const shown = entries.slice(0, SETTINGS_SHOWN).map(([key, value]) => {
+function settingsText(settings: Record<string, unknown>, room: number): string {
+  return list(Object.entries(settings), room, ([key, value]) => {
     const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? 'null');
-    const shownValue = typeof value === 'string' ? quote(value, 80) : sanitize(text, 80);
-    return `${quote(key, 40)}: ${shownValue}${text.length > 80 ? ` (${text.length} characters)` : ''}`;
-  });
-  const more = entries.length - shown.length;
-  return `${plural(entries.length, 'key')}: ${shown.join(', ')}${more > 0 ? `, …and ${more} more keys` : ''}`;
+    const shownValue = typeof value === 'string' ? quote(value, 60) : sanitize(text, 60);
+    return `${quote(key, 40)}: ${shownValue}${text.length > 60 ? ` (${text.length} characters)` : ''}`;
+  }, 'key');
 }
 
 const STATUS_MEANING: Record<string, string> = {
