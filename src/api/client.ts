@@ -6,14 +6,32 @@ import { realClock } from '../clock.js';
 import { linkAbort, type SendAbort } from './deadline.js';
 import { exchange, label, type ApiRequest, type Credential } from './exchange.js';
 import { paths } from './paths.js';
+import type { z } from 'zod';
 import {
   AnalyticsSchema,
+  AppliedBudgetSchema,
+  CampaignActionSchema,
+  CampaignListSchema,
   CampaignSchema,
+  ChatTurnSchema,
+  ConversationSchema,
   CustomizedEmailSchema,
+  DeletedSchema,
+  DismissedSchema,
+  EmailPreviewSchema,
+  EmailTemplateListSchema,
+  EmailTemplateSchema,
+  GroupShareListSchema,
   GroupShareResultSchema,
+  GroupShareSchema,
+  HealthSchema,
+  PullOutcomeSchema,
   PushOutcomeSchema,
+  RemovedSchema,
   ResolveOutcomeSchema,
   SchedulingJobSchema,
+  SchedulingStartedSchema,
+  SocialPostListSchema,
   SuggestionsSchema,
 } from './schemas.js';
 
@@ -29,9 +47,10 @@ const MAX_RETRY_AFTER_SECONDS = 20;
 export const MAX_ANSWER_BYTES = 5 * 1024 * 1024;
 const backoffMs = (attempt: number) => 500 * 2 ** (attempt - 1);
 
-const CREDENTIAL_VARIABLE: Record<Credential, string> = {
+const CREDENTIAL_VARIABLE: Record<Exclude<Credential, 'none'>, string> = {
   accessToken: 'APPMGMT_ACCESS_TOKEN',
   apiKey: 'APPMGMT_API_KEY',
+  socialKey: 'APPMGMT_API_KEY or APPMGMT_ACCESS_TOKEN',
   monitoringApiKey: 'APPMGMT_MONITORING_API_KEY (or APPMGMT_API_KEY)',
 };
 
@@ -124,9 +143,7 @@ export function createApiClient(options: ApiClientOptions) {
   }
 
   function headersOf(request: ApiRequest<unknown>): Record<string, string> {
-    const secret = config[request.credential];
-    if (!secret) throw new ConfigError(`Set ${CREDENTIAL_VARIABLE[request.credential]} to call this tool. Nothing was sent.`);
-    const auth: Record<string, string> = request.credential === 'accessToken' ? { authorization: `Bearer ${secret}` } : { api_key: secret };
+    const auth = authOf(request.credential);
     // Lower-cased and without credential names, so an extra header never adds or replaces a credential.
     const extra = Object.entries(request.headers ?? {})
       .map(([name, value]) => [name.toLowerCase(), value])
@@ -134,22 +151,117 @@ export function createApiClient(options: ApiClientOptions) {
     return { accept: 'application/json', ...Object.fromEntries(extra), ...auth };
   }
 
+  /** The header that carries an operation's credential. @throws ConfigError naming the variable to set. */
+  function authOf(credential: Credential): Record<string, string> {
+    if (credential === 'none') return {};
+    if (credential === 'socialKey') {
+      if (config.apiKey) return { api_key: config.apiKey };
+      if (config.accessToken) return { authorization: `Bearer ${config.accessToken}` };
+    } else {
+      const secret = config[credential];
+      if (secret) return credential === 'accessToken' ? { authorization: `Bearer ${secret}` } : { api_key: secret };
+    }
+    throw new ConfigError(`Set ${CREDENTIAL_VARIABLE[credential]} to call this tool. Nothing was sent.`);
+  }
+
+  const get = <T>(path: string, credential: Credential, schema: z.ZodType<T>, extra: Partial<ApiRequest<T>> = {}) =>
+    ({ method: 'get', path, credential, schema, retry: true, ...extra }) as ApiRequest<T>;
+  const token = 'accessToken' as const;
+  // Money, credits and permanent deletes are never retried (retry: false); reads and writes that are
+  // safe to repeat are (the service-facts note for each says why).
   return {
+    // Application emails and templates
     customizeAppEmail: async (appId: string, emailType: string, call: CallOptions = {}) =>
-      send({ method: 'post', path: paths.customizeAppEmail(appId, emailType), credential: 'accessToken', schema: CustomizedEmailSchema, retry: true }, call),
+      send({ method: 'post', path: paths.customizeAppEmail(appId, emailType), credential: token, schema: CustomizedEmailSchema, retry: true }, call),
+    previewAppEmail: async (appId: string, emailType: string, call: CallOptions = {}) =>
+      send(get(paths.previewAppEmail(appId, emailType), token, EmailPreviewSchema), call),
+    listEmailTemplates: async (appId: string, limit: number, call: CallOptions = {}) =>
+      send(get(paths.listEmailTemplates(appId), token, EmailTemplateListSchema, { query: { limit } }), call),
+    getEmailTemplate: async (appId: string, templateId: string, call: CallOptions = {}) =>
+      send(get(paths.emailTemplate(appId, templateId), token, EmailTemplateSchema), call),
+    deleteEmailTemplate: async (appId: string, templateId: string, call: CallOptions = {}) =>
+      send({ method: 'delete', path: paths.emailTemplate(appId, templateId), credential: token, schema: DeletedSchema, retry: false }, call),
+
+    // Ad campaigns
     createAdCampaign: async (appId: string, body: Record<string, unknown>, call: CallOptions = {}) =>
-      send({ method: 'post', path: paths.createAdCampaign(appId), credential: 'accessToken', schema: CampaignSchema, json: body, retry: false }, call),
+      send({ method: 'post', path: paths.createAdCampaign(appId), credential: token, schema: CampaignSchema, json: body, retry: false }, call),
+    listAdCampaigns: async (appId: string, includeMetrics: boolean, call: CallOptions = {}) =>
+      send(get(paths.listAdCampaigns(appId), token, CampaignListSchema, { query: { include_metrics: includeMetrics } }), call),
+    getAdCampaign: async (appId: string, campaignId: string, call: CallOptions = {}) => send(get(paths.adCampaign(appId, campaignId), token, CampaignSchema), call),
+    // Pausing a paused campaign succeeds and changes nothing: safe to repeat.
+    pauseAdCampaign: async (appId: string, campaignId: string, call: CallOptions = {}) =>
+      send({ method: 'post', path: paths.pauseAdCampaign(appId, campaignId), credential: token, schema: CampaignActionSchema, retry: true }, call),
+    resumeAdCampaign: async (appId: string, campaignId: string, call: CallOptions = {}) =>
+      send({ method: 'post', path: paths.resumeAdCampaign(appId, campaignId), credential: token, schema: CampaignActionSchema, retry: false }, call),
+    deleteAdCampaign: async (appId: string, campaignId: string, call: CallOptions = {}) =>
+      send({ method: 'delete', path: paths.adCampaign(appId, campaignId), credential: token, schema: CampaignActionSchema, retry: false }, call),
+    applyBudgetRecommendation: async (appId: string, campaignId: string, body: { recommendation_resource_name: string; recommended_daily_budget_micros: number }, call: CallOptions = {}) =>
+      send(
+        {
+          method: 'post',
+          path: paths.applyBudgetRecommendation(appId, campaignId),
+          credential: token,
+          schema: AppliedBudgetSchema,
+          json: { ...body, recommendation_type: 'CAMPAIGN_BUDGET' },
+          retry: false,
+        },
+        call,
+      ),
     listCampaignSuggestions: async (appId: string, campaignId: string, call: CallOptions = {}) =>
-      send({ method: 'get', path: paths.listCampaignSuggestions(appId, campaignId), credential: 'accessToken', schema: SuggestionsSchema, retry: true }, call),
+      send(get(paths.listCampaignSuggestions(appId, campaignId), token, SuggestionsSchema), call),
+    // Dismissing again succeeds: safe to repeat.
+    dismissInsight: async (appId: string, insightId: string, call: CallOptions = {}) =>
+      send({ method: 'post', path: paths.dismissInsight(appId), query: { insight_id: insightId }, credential: token, schema: DismissedSchema, retry: true }, call),
+
+    // Group shares: sharing again fails per group with already_shared, a PUT of the same role changes
+    // nothing, and a failed removal keeps the share, so all three are safe to repeat.
     shareAppWithGroups: async (appId: string, body: { group_ids: string[]; role?: string }, call: CallOptions = {}) =>
-      send({ method: 'post', path: paths.shareAppWithGroups(appId), credential: 'accessToken', schema: GroupShareResultSchema, json: body, retry: true }, call),
+      send({ method: 'post', path: paths.groupShares(appId), credential: token, schema: GroupShareResultSchema, json: body, retry: true }, call),
+    listGroupShares: async (appId: string, call: CallOptions = {}) => send(get(paths.groupShares(appId), token, GroupShareListSchema), call),
+    updateGroupShare: async (appId: string, shareId: string, role: string | null, call: CallOptions = {}) =>
+      send({ method: 'put', path: paths.groupShare(appId, shareId), credential: token, schema: GroupShareSchema, json: { role }, retry: true }, call),
+    removeGroupShare: async (appId: string, shareId: string, call: CallOptions = {}) =>
+      send({ method: 'delete', path: paths.groupShare(appId, shareId), credential: token, schema: RemovedSchema, retry: true }, call),
+
+    // Social calendar: starting again for the same window returns the job in flight; nothing is published twice.
+    listSocialPosts: async (appId: string, call: CallOptions = {}) => send(get(paths.listSocialPosts(appId), 'socialKey', SocialPostListSchema), call),
+    startSchedulingPosts: async (appId: string, range: { scheduled_from: string; scheduled_until: string }, call: CallOptions = {}) =>
+      send(
+        { method: 'post', path: paths.startSchedulingPosts(appId), credential: 'socialKey', schema: SchedulingStartedSchema, json: range, retry: true, expectStatus: 202 },
+        call,
+      ),
     getSchedulingJob: async (appId: string, jobId: string, call: CallOptions = {}) =>
-      send({ method: 'get', path: paths.getSchedulingJob(appId, jobId), credential: 'apiKey', schema: SchedulingJobSchema, retry: true }, call),
+      send(get(paths.getSchedulingJob(appId, jobId), 'socialKey', SchedulingJobSchema), call),
+
+    // Repository sync: a pull that fails moves nothing, and one that succeeded is up to date the next time.
+    pullRepoChanges: async (appId: string, call: CallOptions = {}) =>
+      send({ method: 'post', path: paths.pullRepoChanges(appId), credential: token, schema: PullOutcomeSchema, retry: true }, call),
     resolveRepoConflicts: async (appId: string, call: CallOptions = {}) =>
-      send({ method: 'post', path: paths.resolveRepoConflicts(appId), credential: 'accessToken', schema: ResolveOutcomeSchema, retry: false, timeoutMs: config.resolveTimeoutMs }, call),
+      send({ method: 'post', path: paths.resolveRepoConflicts(appId), credential: token, schema: ResolveOutcomeSchema, retry: false, timeoutMs: config.resolveTimeoutMs }, call),
     pushAppToRepo: async (appId: string, call: CallOptions = {}) =>
-      send({ method: 'post', path: paths.pushAppToRepo(appId), credential: 'accessToken', schema: PushOutcomeSchema, retry: true }, call),
-    getWorkspaceAnalytics: async (workspaceId: string, call: CallOptions = {}) =>
-      send({ method: 'get', path: paths.getWorkspaceAnalytics(workspaceId), credential: 'monitoringApiKey', schema: AnalyticsSchema, retry: true, monitoring: true }, call),
+      send({ method: 'post', path: paths.pushAppToRepo(appId), credential: token, schema: PushOutcomeSchema, retry: true }, call),
+
+    // Builder chat: a turn takes minutes, like conflict resolution, and shares its deadline.
+    sendAppChatMessage: async (appId: string, content: string, requestId: string, call: CallOptions = {}) =>
+      send(
+        {
+          method: 'post',
+          path: paths.sendAppChatMessage(appId),
+          credential: token,
+          schema: ChatTurnSchema,
+          json: { content },
+          headers: { 'x-request-id': requestId },
+          retry: false,
+          timeoutMs: config.resolveTimeoutMs,
+        },
+        call,
+      ),
+    readAppConversation: async (appId: string, limit: number, call: CallOptions = {}) =>
+      send(get(paths.readAppConversation(appId), token, ConversationSchema, { query: { limit } }), call),
+
+    // Monitoring
+    monitoringHealth: async (call: CallOptions = {}) => send(get(paths.monitoringHealth(), 'none', HealthSchema, { monitoring: true }), call),
+    getWorkspaceAnalytics: async (workspaceId: string, range: { from?: string; to?: string } = {}, call: CallOptions = {}) =>
+      send(get(paths.getWorkspaceAnalytics(workspaceId), 'monitoringApiKey', AnalyticsSchema, { monitoring: true, query: range }), call),
   };
 }

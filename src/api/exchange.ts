@@ -9,7 +9,12 @@ import { requestedWaitMs, waitSeconds } from './retry-after.js';
 
 /** One attempt of a request: one ky call, then the status, the body within its limit, and the shape. */
 
-export type Credential = 'accessToken' | 'apiKey' | 'monitoringApiKey';
+/**
+ * Which credential an operation takes. `socialKey`: the personal API key in `api_key` when one is
+ * set, else the access token as Bearer (service-facts.md, "Credentials": account API keys were
+ * replaced by personal access tokens). `none`: the monitoring health check.
+ */
+export type Credential = 'accessToken' | 'apiKey' | 'socialKey' | 'monitoringApiKey' | 'none';
 
 /** Everything the client needs to know about one operation; a new operation is one of these. */
 export interface ApiRequest<T> {

@@ -69,7 +69,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       return send(res, control(method, rawPath, body));
     }
 
-    requests.push({ method, rawPath, headers, body, at: clock.now() });
+    requests.push({ method, rawPath, query: queryString, headers, body, at: clock.now() });
     const scripted = takeScript(method, rawPath);
     if (scripted?.drop) return void req.socket.destroy();
     if (scripted?.hang) return void hung.add(res);

@@ -21,6 +21,8 @@ export interface SimResponse {
 export interface RecordedRequest {
   method: string;
   rawPath: string;
+  /** The query string without `?`, empty when there is none. */
+  query: string;
   headers: Record<string, string>;
   body: unknown;
   /** Sandbox clock time when the request arrived (ms since epoch). */

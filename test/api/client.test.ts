@@ -70,11 +70,41 @@ describe('api client', () => {
   });
 
   it('sends nothing without the credential the operation needs, and names the variable', async () => {
-    const api = client({ apiKey: undefined, monitoringApiKey: undefined });
+    const api = client({ apiKey: undefined, monitoringApiKey: undefined, accessToken: undefined });
     await expect(api.getSchedulingJob('app_1', 'job_1')).rejects.toThrow(ConfigError);
-    await expect(api.getSchedulingJob('app_1', 'job_1')).rejects.toThrow(/APPMGMT_API_KEY/);
+    await expect(api.getSchedulingJob('app_1', 'job_1')).rejects.toThrow(/Set APPMGMT_API_KEY or APPMGMT_ACCESS_TOKEN/);
     await expect(api.getWorkspaceAnalytics('ws_1')).rejects.toThrow(/APPMGMT_MONITORING_API_KEY/);
+    await expect(api.pushAppToRepo('app_1')).rejects.toThrow(/APPMGMT_ACCESS_TOKEN/);
     expect(sandbox.requests).toHaveLength(0);
+  });
+
+  it('sends the access token as Bearer on social-calendar operations when no API key is set', async () => {
+    sandbox.script({ status: 200, body: job });
+    await client({ apiKey: undefined }).getSchedulingJob('app_1', 'job_1');
+    expect(sandbox.requests[0]?.headers.authorization).toBe(`Bearer ${sandbox.simulation.credentials.accessToken}`);
+    expect(sandbox.requests[0]?.headers.api_key).toBeUndefined();
+  });
+
+  it('sends the monitoring health check with no credential at all', async () => {
+    sandbox.script({ status: 200, body: { status: 'healthy' } });
+    await client().monitoringHealth();
+    expect(sandbox.requests[0]?.rawPath).toBe('/api/v1/monitoring/health');
+    expect(sandbox.requests[0]?.headers.authorization).toBeUndefined();
+    expect(sandbox.requests[0]?.headers.api_key).toBeUndefined();
+  });
+
+  it('sends a query, an X-Request-ID and a 202 where the operation says so', async () => {
+    sandbox.script({ status: 202, body: { job_id: 'job_9' } });
+    await expect(client().startSchedulingPosts('app_1', { scheduled_from: '2026-12-01T00:00:00Z', scheduled_until: '2026-12-08T00:00:00Z' })).resolves.toEqual({ job_id: 'job_9' });
+    sandbox.script({ status: 200, body: { queued: true } });
+    await client().sendAppChatMessage('app_1', 'hello', 'req-123');
+    sandbox.script({ status: 200, body: [] });
+    await client().listAdCampaigns('app_1', false);
+    const [start, chat, list] = sandbox.requests;
+    expect(start?.body).toEqual({ scheduled_from: '2026-12-01T00:00:00Z', scheduled_until: '2026-12-08T00:00:00Z' });
+    expect(chat?.headers['x-request-id']).toBe('req-123');
+    expect(chat?.body).toEqual({ content: 'hello' });
+    expect([list?.rawPath, list?.query]).toEqual(['/api/apps/app_1/adnet-ads/campaigns', 'include_metrics=false']);
   });
 
   it('sends the bearer token or the api_key header as the operation requires', async () => {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Analytics } from '../../api/schemas.js';
+import { InputError } from '../../errors.js';
 import { quote, sanitize } from '../../text.js';
 import { defineTool } from '../define.js';
 import { id } from '../fields.js';
@@ -34,6 +35,7 @@ type Facts = {
 
 // Keys vary by plan and version, so figures are key/value rows (a closed shape every client accepts);
 // the value is shown as the text reads it: a number, a short string, or true/false.
+const day = z.iso.date();
 const figures = z.array(z.strictObject({ key: z.string(), value: z.string() }));
 const rows = (values: Figures) => Object.entries(values).map(([key, value]) => ({ key, value: typeof value === 'number' ? round(value) : String(value) }));
 
@@ -42,7 +44,11 @@ export const getWorkspaceAnalytics = defineTool({
   title: 'Get Workspace Analytics',
   description:
     "Key figures of a workspace's monitoring analytics: summary KPIs, credit pool, member allocations. Workspace admins and owners only (Enterprise). Read-only, free.",
-  input: { workspace_id: id('ID of the workspace.') },
+  input: {
+    workspace_id: id('ID of the workspace.'),
+    from: day.optional().describe('First day, YYYY-MM-DD (default: start of the billing period).'),
+    to: day.optional().describe('Last day, YYYY-MM-DD.'),
+  },
   output: {
     workspace_id: z.string(),
     as_of: z.string().optional(),
@@ -58,8 +64,9 @@ export const getWorkspaceAnalytics = defineTool({
     404: "Workspace not found, or not visible to this key. Check workspace_id.",
     429: 'Rate limited by the monitoring API.',
   },
-  async run({ workspace_id }, { api, signal }) {
-    const answer = await api.getWorkspaceAnalytics(workspace_id, { signal });
+  async run({ workspace_id, from, to }, { api, signal }) {
+    if (from && to && from > to) throw new InputError('from', `must not be after to (${to})`);
+    const answer = await api.getWorkspaceAnalytics(workspace_id, { ...(from ? { from } : {}), ...(to ? { to } : {}) }, { signal });
     const members = membersOf(answer.member_allocations);
     const summary = flatten(answer.summary);
     const creditPool = flatten(answer.credit_pool);
