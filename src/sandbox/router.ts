@@ -9,7 +9,7 @@ export interface RouteContext {
 }
 
 export interface Route {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   /** Segments separated by `/`; `:name` captures one decoded segment. */
   path: string;
   handle(context: RouteContext): SimResponse;
