@@ -24,6 +24,8 @@ export const AdnetRecommendationSchema = z.strictObject({
   recommended_budget_micros: Count.optional(),
   /** The platform's campaign it targets; when no campaign of the app has it, `action` is null (2.6). */
   adnet_campaign_id: z.string().optional(),
+  /** Applied through the service: gone from the suggestions; applying again answers already_applied. */
+  applied: z.boolean().optional(),
 });
 
 export const CampaignSchema = z.strictObject({
@@ -46,6 +48,10 @@ export const CampaignSchema = z.strictObject({
   learning_started: z.boolean().default(true),
   metrics: z.array(DailyMetricSchema).default([]),
   adnet_recommendations: z.array(AdnetRecommendationSchema).default([]),
+  /** The budget is shared with campaigns not managed here: applying a budget recommendation answers 409. */
+  shared_budget: z.boolean().optional(),
+  /** Paused by the service itself; resuming pauses it again while the reason holds (service facts). */
+  paused_by_service: z.enum(['unpaid_balance', 'conversion_tracking']).optional(),
 });
 
 export const JobSchema = z.strictObject({
@@ -58,6 +64,10 @@ export const JobSchema = z.strictObject({
     .strictObject({ prepare: Ms.default(10_000), sandbox_sync: Ms.default(20_000), finalize: Ms.default(5_000) })
     .prefault({}),
   fails_in_phase: z.enum(['prepare', 'sandbox_sync', 'finalize']).nullable().default(null),
+  /** The half-open window a start-scheduling request asked for (ISO instants); jobs started through the API have one. */
+  range: z.strictObject({ from: z.string(), until: z.string() }).optional(),
+  /** Posts the job took on: they become `scheduled` once it completes (routes/social-posts.ts). */
+  post_ids: z.array(Id).default([]),
   result: z
     .strictObject({
       selected: Count.default(0),

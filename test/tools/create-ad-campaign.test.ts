@@ -156,7 +156,7 @@ describe('create_ad_campaign', () => {
       expect(result.text).toMatchInlineSnapshot(`
         "Created campaign cmp_1 ("Spring sale", PERFORMANCE_MAX) on app app_demo; adnet id: still being pushed to the ad platform.
         Status: PAUSED: created but not serving, because conversion tracking is not verified; nothing is spent until it is enabled in the service.
-        Next: Check its status later with list_campaign_suggestions {"app_id":"app_demo","campaign_id":"cmp_1"} once it has run a few days; do not assume it serves."
+        Next: Read its status with get_ad_campaign {"app_id":"app_demo","campaign_id":"cmp_1"} (do not assume it serves), and its suggestions with list_campaign_suggestions once it has run a few days."
       `);
     });
 
@@ -339,7 +339,7 @@ describe('create_ad_campaign', () => {
         "Created campaign cmp_1 ("Spring sale", PERFORMANCE_MAX) on app app_demo; adnet id 20123456789.
         Status: ENABLED: serving once the ad platform allows it; it spends up to about the daily budget each day.
         Ad platform: review UNDER_REVIEW; primary status LIMITED; reasons CAMPAIGN_BUDGET_LIMITED; learning period ends 2026-11-16T09:00:00Z.
-        Next: Check its status later with list_campaign_suggestions {"app_id":"app_demo","campaign_id":"cmp_1"} once it has run a few days; do not assume it serves."
+        Next: Read its status with get_ad_campaign {"app_id":"app_demo","campaign_id":"cmp_1"} (do not assume it serves), and its suggestions with list_campaign_suggestions once it has run a few days."
       `);
     });
 
@@ -406,7 +406,7 @@ describe('create_ad_campaign', () => {
         const result = await confirmed(PMAX);
         expect(result.isError).toBe(true);
         expect(result.text).toMatch(/^OUTCOME UNKNOWN: /);
-        expect(result.text).toContain("The campaign may or may not exist (the ad platform can time out after accepting it). Check the app's campaigns for this name");
+        expect(result.text).toContain('The campaign may or may not exist (the ad platform can time out after accepting it). Look for this name with list_ad_campaigns before creating again.');
         expect(h.sandbox.requests).toHaveLength(1);
 
         clock.advance(60_000);

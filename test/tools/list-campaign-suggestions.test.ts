@@ -5,6 +5,7 @@ import { connect, type Harness } from '../helpers.js';
 const CAMPAIGN = 'cmp_8d2e4f1a';
 const PATH = `/api/apps/app_demo/adnet-ads/campaigns/${CAMPAIGN}/optimization-suggestions`;
 const args = { app_id: 'app_demo', campaign_id: CAMPAIGN };
+const RESOURCE = 'customers/7100000001/recommendations/rec_budget';
 
 const DESCRIPTIONS = [
   'This campaign used its whole daily budget on 11 of the last 14 days, so its ads stopped showing early in the afternoon and missed searches from people who were ready to sign up. Raising the daily budget lets the ads run all day; the ad platform estimates about 40% more clicks at a similar cost per click. If a higher budget is not possible, narrow the keyword themes or the locations instead so the budget goes to the searches that convert best.',
@@ -55,6 +56,8 @@ const mixed = [
     action_payload: { campaign_ids: [CAMPAIGN], field: 'daily_budget_micros', value: 42_500_000 },
     source: 'adnet',
     recommendation_type: 'CAMPAIGN_BUDGET',
+    recommendation_resource_name: RESOURCE,
+    recommended_daily_budget_micros: 42_500_000,
   },
   {
     id: 'sug_med1',
@@ -105,8 +108,9 @@ describe('list_campaign_suggestions', () => {
     expect(result.text).toContain('- sug_high2 "Clicks fell 30% this week" no action');
     expect(result.text).toContain('edit_sitelinks');
     expect(result.text).toContain('on cmp_8d2e4f1a, cmp_brand');
-    expect(result.text).not.toContain('42500000');
-    expect(result.text).toContain('apply-budget-recommendation');
+    expect(result.text).toContain(`  to apply: recommendation_resource_name "${RESOURCE}", recommended_daily_budget_micros 42500000`);
+    expect(result.text).toContain('Apply a CAMPAIGN_BUDGET suggestion with apply_budget_recommendation');
+    expect(result.text).not.toContain('not a tool here');
     expect(result.text).not.toContain('may be missing');
     expect(result.text).toMatchSnapshot();
     expect(result.structured).toEqual({
@@ -114,13 +118,37 @@ describe('list_campaign_suggestions', () => {
       count: 4,
       adnet_included: true,
       high: [
-        { id: 'rec_budget', action: 'edit_budget', daily_budget: 42.5, source: 'adnet', recommendation_type: 'CAMPAIGN_BUDGET' },
+        {
+          id: 'rec_budget',
+          action: 'edit_budget',
+          daily_budget: 42.5,
+          source: 'adnet',
+          recommendation_type: 'CAMPAIGN_BUDGET',
+          recommendation_resource_name: RESOURCE,
+          recommended_daily_budget_micros: 42_500_000,
+        },
         { id: 'sug_high2' },
       ],
       medium: [{ id: 'sug_med1', action: 'open_campaign', campaign_ids: [CAMPAIGN, 'cmp_brand'] }],
       low: [{ id: 'sug_low1', action: 'edit_sitelinks' }],
-      next: 'Act on a suggestion in the service; nothing more is needed here.',
+      next: `To apply the budget recommendation, call apply_budget_recommendation {"app_id":"app_demo","campaign_id":"${CAMPAIGN}","recommendation_resource_name":"${RESOURCE}","recommended_daily_budget_micros":42500000} (it asks the user to confirm first).`,
     });
+  });
+
+  it('offers no budget recommendation to apply when its campaign could not be resolved or it names no resource', async () => {
+    const orphan = { ...mixed[1], id: 'rec_orphan', action: null, action_payload: { campaign_ids: [], field: 'daily_budget_micros', value: 15_000_000 } };
+    const unnamed = { ...mixed[1], id: 'rec_unnamed', recommendation_resource_name: undefined };
+    h.sandbox.script({ status: 200, body: [orphan, unnamed] });
+    const result = await h.call('list_campaign_suggestions', args);
+    expect(result.text).toContain('- rec_orphan');
+    expect(result.text.match(/  to apply: /g)).toHaveLength(1); // the orphan only: the unnamed one cannot be applied
+    expect(result.structured?.high).toEqual([
+      expect.objectContaining({ id: 'rec_orphan', recommendation_resource_name: RESOURCE }),
+      expect.not.objectContaining({ recommendation_resource_name: expect.anything() }),
+    ]);
+    expect(result.structured?.next).toBe(
+      'Act on a suggestion in the service, or hide one for the whole workspace with dismiss_campaign_suggestion {"app_id":"app_demo","insight_id":"rec_orphan"}.',
+    );
   });
 
   it('keeps the API order within a severity and puts unknown severities last', async () => {
@@ -182,7 +210,8 @@ describe('list_campaign_suggestions', () => {
     const result = await h.call('list_campaign_suggestions', args);
     expect(result.structured?.adnet_included).toBe(false);
     expect(result.text).toContain('No suggestion came from the ad platform (adnet): its recommendations may be missing');
-    expect(result.text).not.toContain('apply-budget-recommendation');
+    expect(result.text).not.toContain('apply_budget_recommendation');
+    expect(result.text).toContain('Next: Act on a suggestion in the service, or hide one for the whole workspace with dismiss_campaign_suggestion');
     expect(result.text).toMatchSnapshot();
   });
 

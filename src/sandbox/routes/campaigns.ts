@@ -86,6 +86,8 @@ function store(
     primary_status_reasons: [],
     created_days_ago: 0,
     learning_started: status === 'ENABLED',
+    // The service paused it itself: resuming pauses it again until tracking is verified.
+    ...(status === 'PAUSED' ? { paused_by_service: 'conversion_tracking' as const } : {}),
     metrics: [],
     adnet_recommendations: [],
     created_at: now,

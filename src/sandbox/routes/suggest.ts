@@ -12,6 +12,19 @@ export interface Suggestion {
   action_payload: { campaign_ids: string[]; field: string; value?: number };
   source?: 'adnet';
   recommendation_type?: 'CAMPAIGN_BUDGET' | 'AD_STRENGTH_DROP';
+  /** On CAMPAIGN_BUDGET ones (documented): what applying the recommendation sends back. */
+  recommendation_resource_name?: string;
+  recommended_daily_budget_micros?: number;
+}
+
+type AdnetRecommendation = RuntimeCampaign['adnet_recommendations'][number];
+
+/**
+ * The ad platform's name of a recommendation. The sandbox has no ad account ids, so the customer
+ * part is the targeted campaign's adnet id (e.g. customers/7100000001/recommendations/...).
+ */
+export function recommendationResourceName(campaign: RuntimeCampaign, rec: AdnetRecommendation): string {
+  return `customers/${rec.adnet_campaign_id ?? (campaign.adnet_campaign_id || '0')}/recommendations/${rec.id}`;
 }
 
 /** 4.3: computed from stored metrics only, with no ad-platform call. */
@@ -75,9 +88,9 @@ export function ownSuggestions(state: State, campaign: RuntimeCampaign): Suggest
   return out;
 }
 
-/** 4.3: the platform's recommendations, marked with `source` and `recommendation_type`. */
+/** 4.3: the platform's recommendations, marked with `source` and `recommendation_type`; applied ones are gone. */
 export function adnetSuggestions(state: State, campaign: RuntimeCampaign): Suggestion[] {
-  return campaign.adnet_recommendations.map((rec) => {
+  return campaign.adnet_recommendations.filter((rec) => !rec.applied).map((rec) => {
     const targetId = rec.adnet_campaign_id ?? campaign.adnet_campaign_id;
     // 2.6: the action is null when no campaign of the app could be resolved to act on.
     const target = state.campaigns.find((c) => c.app_id === campaign.app_id && c.adnet_campaign_id !== '' && c.adnet_campaign_id === targetId);
@@ -96,6 +109,9 @@ export function adnetSuggestions(state: State, campaign: RuntimeCampaign): Sugge
       action_payload: payload,
       source: 'adnet',
       recommendation_type: rec.recommendation_type,
+      ...(budget
+        ? { recommendation_resource_name: recommendationResourceName(campaign, rec), recommended_daily_budget_micros: rec.recommended_budget_micros ?? 0 }
+        : {}),
     };
   });
 }

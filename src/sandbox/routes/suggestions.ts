@@ -16,6 +16,9 @@ export const listSuggestions: Route = {
     if (!campaign) return fail(404, 'Campaign not found.');
     const own = ownSuggestions(state, campaign);
     // 4.3: an unreachable platform still answers 200, with only the service's own part and no signal.
-    return ok(state.flags.adnetUnreachable ? own : [...own, ...adnetSuggestions(state, campaign)]);
+    const all = state.flags.adnetUnreachable ? own : [...own, ...adnetSuggestions(state, campaign)];
+    // Dismissals hold for the whole account: every campaign of the workspace.
+    const dismissed = new Set(guarded.workspace.dismissed_insights);
+    return ok(all.filter((suggestion) => !dismissed.has(suggestion.id)));
   },
 };

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Config } from '../../config.js';
 import { InputError, RefusedError } from '../../errors.js';
-import { appId } from '../fields.js';
+import { appId, text } from '../fields.js';
 import { money } from '../format.js';
 
 // Bounds on the inputs, so a warning that lists the whole request stays readable (and small).
@@ -19,18 +19,18 @@ const MAX_IMAGES = 20;
  */
 export const campaignInput = {
   app_id: appId,
-  campaign_name: z.string().min(1).max(MAX_NAME).describe('Campaign name.'),
+  campaign_name: text(MAX_NAME).describe('Campaign name.'),
   campaign_type: z.enum(['SMART', 'PERFORMANCE_MAX']).describe('PERFORMANCE_MAX needs logo_url and both image kinds.'),
   // A plain number in the schema, so 0 or 2.5 reach planCampaign's clearer message instead of a raw zod one.
   daily_budget_micros: z.number().describe('Positive whole number; 1000000 = 1 unit of the account currency.'),
-  landing_page: z.string().max(MAX_URL).describe('http(s) URL ads link to; must be reachable.'),
-  keyword_themes: z.array(z.string().max(100)).max(MAX_LIST).optional().describe('Search themes (SMART).'),
-  geo_targets: z.array(z.string().max(40)).max(MAX_LIST).optional().describe('adnet geo target constant IDs, e.g. "2840".'),
-  logo_url: z.string().max(MAX_URL).optional().describe('PERFORMANCE_MAX logo URL, at least 128x128; unfetchable fails the request.'),
+  landing_page: text(MAX_URL, 0).describe('http(s) URL ads link to; must be reachable.'),
+  keyword_themes: z.array(text(100, 0)).max(MAX_LIST).optional().describe('Search themes (SMART).'),
+  geo_targets: z.array(text(40, 0)).max(MAX_LIST).optional().describe('adnet geo target constant IDs, e.g. "2840".'),
+  logo_url: text(MAX_URL, 0).optional().describe('PERFORMANCE_MAX logo URL, at least 128x128; unfetchable fails the request.'),
   images: z
     .array(
       z.strictObject({
-        url: z.string().max(MAX_URL).describe('Image URL.'),
+        url: text(MAX_URL, 0).describe('Image URL.'),
         kind: z.enum(['MARKETING_IMAGE', 'SQUARE_MARKETING_IMAGE']).describe('Image slot.'),
       }),
     )
@@ -38,17 +38,17 @@ export const campaignInput = {
     .optional()
     .describe('PERFORMANCE_MAX images; unfetchable ones are left out.'),
   sitelinks: z
-    .array(z.strictObject({ text: z.string().max(200).optional().describe('Link text.'), url: z.string().max(MAX_URL).optional().describe('Link URL.') }))
+    .array(z.strictObject({ text: text(200, 0).optional().describe('Link text.'), url: text(MAX_URL, 0).optional().describe('Link URL.') }))
     .max(MAX_LIST)
     .optional()
     .describe('PERFORMANCE_MAX extra links, up to 20, each with text and url.'),
-  headlines: z.array(z.string().max(200)).max(MAX_LIST).optional().describe('3-15, up to 30 characters each.'),
-  descriptions: z.array(z.string().max(500)).max(MAX_LIST).optional().describe('2-5 (SMART: 2-4), up to 90 characters each.'),
-  business_name: z.string().max(200).optional().describe('Up to 25 characters.'),
-  phone_number: z.string().max(40).optional().describe('E.164, e.g. +14155550100.'),
+  headlines: z.array(text(200, 0)).max(MAX_LIST).optional().describe('3-15, up to 30 characters each.'),
+  descriptions: z.array(text(500, 0)).max(MAX_LIST).optional().describe('2-5 (SMART: 2-4), up to 90 characters each.'),
+  business_name: text(200, 0).optional().describe('Up to 25 characters.'),
+  phone_number: text(40, 0).optional().describe('E.164, e.g. +14155550100.'),
   contains_eu_political_advertising: z.boolean().optional().describe('Declaration required from EU advertisers.'),
   campaign_settings: z
-    .looseObject({ language_code: z.string().max(20).optional().describe('e.g. "en".') })
+    .looseObject({ language_code: text(20, 0).optional().describe('e.g. "en".') })
     .optional()
     .describe('Other keys are passed through.'),
 };

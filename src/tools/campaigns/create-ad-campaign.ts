@@ -25,7 +25,7 @@ export const createAdCampaign = defineTool({
   name: 'create_ad_campaign',
   title: 'Create Ad Campaign',
   description:
-    "Create a SMART or PERFORMANCE_MAX ad campaign on the app's adnet account. Spends real money (the daily budget) once it serves. Two calls: the first checks the inputs and returns a cost warning for the user; after they agree, repeat with the same arguments plus confirm: true. May start PAUSED. Never retried. Returns the campaign id for list_campaign_suggestions.",
+    "Create a SMART or PERFORMANCE_MAX ad campaign on the app's adnet account. Spends real money (the daily budget) once it serves; may start PAUSED; never retried. Returns the campaign id.",
   input: campaignInput,
   output: {
     campaign_id: z.string(),
@@ -40,7 +40,7 @@ export const createAdCampaign = defineTool({
     check: (args, config) => void planCampaign(args, config),
     warn: (args, { config }) => warning(args, planCampaign(args, config)),
     unknownOutcome:
-      "The campaign may or may not exist (the ad platform can time out after accepting it). Check the app's campaigns for this name before creating again.",
+      'The campaign may or may not exist (the ad platform can time out after accepting it). Look for this name with list_ad_campaigns before creating again.',
   },
   statusHints: {
     400: 'The ad platform rejected the campaign (ad text, unreachable landing page, budget below the currency minimum), or phone_number is not E.164 (+14155550100). No campaign was created. Fix the cause, then start over: changed arguments get a new warning.',
@@ -48,7 +48,7 @@ export const createAdCampaign = defineTool({
     402: 'The workspace has no payment method or its account is not in good standing. No campaign was created. Fix billing in the service, then start over.',
     403: 'The credential may not create campaigns for this app (workspace API keys are refused by ad endpoints). No campaign was created.',
     404: "App not found (or not in the credential's workspace). No campaign was created.",
-    409: "The ad platform may have timed out: the campaign may or may not exist. Check the app's campaigns before creating again.",
+    409: 'The ad platform may have timed out: the campaign may or may not exist. Look for it with list_ad_campaigns before creating again.',
     422: 'The service rejected the campaign; none was created. A missing EU political advertising declaration is fixed by setting contains_eu_political_advertising; an unfetchable logo or an image address that is not an image also end here.',
     429: 'Rate limit exceeded; no campaign was created (creation is never retried automatically).',
   },
@@ -57,7 +57,7 @@ export const createAdCampaign = defineTool({
     const campaign = await api.createAdCampaign(args.app_id, body, { signal });
     return {
       text: resultText(args.app_id, campaign),
-      next: `Check its status later with ${nextCall(config, 'list_campaign_suggestions', { app_id: args.app_id, campaign_id: campaign.id })} once it has run a few days; do not assume it serves.`,
+      next: `Read its status with ${nextCall(config, 'get_ad_campaign', { app_id: args.app_id, campaign_id: campaign.id })} (do not assume it serves), and its suggestions with list_campaign_suggestions once it has run a few days.`,
       structured: {
         campaign_id: sanitize(campaign.id, 200),
         campaign_name: sanitize(campaign.campaign_name ?? '', 255),

@@ -4,6 +4,7 @@ import { idText, quote, sanitize } from '../../text.js';
 import { defineTool } from '../define.js';
 import { appId, id } from '../fields.js';
 import { approxTokens, money, plural } from '../format.js';
+import { applyFacts, applyLine, suggestionsNext } from './budget-recommendation.js';
 
 const SEVERITY_ORDER = ['high', 'medium', 'low'];
 // Bounds that keep one result under 2,000 tokens (issue 5): at most 30 rows and an estimated
@@ -23,6 +24,8 @@ const SuggestionFacts = z.object({
   daily_budget: z.number().optional().describe('Proposed daily budget, currency units.'),
   source: z.string().optional(),
   recommendation_type: z.string().optional(),
+  recommendation_resource_name: z.string().optional().describe('CAMPAIGN_BUDGET: for apply_budget_recommendation.'),
+  recommended_daily_budget_micros: z.number().optional().describe('CAMPAIGN_BUDGET: for apply_budget_recommendation.'),
 });
 type Facts = z.infer<typeof SuggestionFacts>;
 
@@ -30,7 +33,7 @@ export const listCampaignSuggestions = defineTool({
   name: 'list_campaign_suggestions',
   title: 'List Campaign Suggestions',
   description:
-    "List a campaign's optimization suggestions, most severe first: the service's own (last 14 days of metrics) plus the ad platform's (source adnet), which are silently missing when it is unreachable. Read-only, free. Budgets in currency units.",
+    "A campaign's optimization suggestions, most severe first: the service's own (last 14 days) plus the ad platform's (source adnet), which are silently missing when it is unreachable. Read-only.",
   input: {
     app_id: appId,
     campaign_id: id("The service's campaign id, not the adnet one."),
@@ -53,7 +56,7 @@ export const listCampaignSuggestions = defineTool({
     404: "App or campaign not found. campaign_id must be the service's campaign id, not the adnet campaign ID.",
     429: 'Rate limited by the service.',
   },
-  async run({ app_id, campaign_id }, { api, signal }) {
+  async run({ app_id, campaign_id }, { api, config, signal }) {
     const all = await api.listCampaignSuggestions(app_id, campaign_id, { signal });
     const sorted = all
       .map((suggestion, index) => ({ suggestion, index }))
@@ -65,7 +68,7 @@ export const listCampaignSuggestions = defineTool({
     for (const { severity, fact } of rows) (grouped[SEVERITY_ORDER.includes(severity) ? severity : 'other'] ??= []).push(fact);
     return {
       text: describe(campaign_id, sorted, rows, adnetIncluded),
-      next: sorted.length === 0 ? 'Nothing needs attention now; check again in a few days.' : 'Act on a suggestion in the service; nothing more is needed here.',
+      next: suggestionsNext(config, app_id, campaign_id, rows.map(({ fact }) => fact)),
       structured: { campaign_id, count: sorted.length, adnet_included: adnetIncluded, ...grouped },
     };
   },
@@ -107,6 +110,7 @@ function toFacts(suggestion: Suggestion, campaign: string): Facts {
     ...(budget !== undefined ? { daily_budget: budget / 1_000_000 } : {}),
     ...(suggestion.source ? { source: sanitize(suggestion.source, 20) } : {}),
     ...(suggestion.recommendation_type ? { recommendation_type: sanitize(suggestion.recommendation_type, 40) } : {}),
+    ...applyFacts(suggestion, budget),
   };
 }
 
@@ -140,8 +144,8 @@ function describe(campaign: string, sorted: Suggestion[], rows: Row[], adnetIncl
   });
   const hidden = sorted.length - rows.length;
   if (hidden > 0) lines.push(`…and ${plural(hidden, 'more suggestion')} (same or lower severity), not shown.`);
-  if (rows.some(({ fact }) => fact.recommendation_type === 'CAMPAIGN_BUDGET')) {
-    notes.push("CAMPAIGN_BUDGET suggestions can be applied with the service's apply-budget-recommendation operation (not a tool here).");
+  if (rows.some(({ fact }) => fact.recommendation_resource_name)) {
+    notes.push('Apply a CAMPAIGN_BUDGET suggestion with apply_budget_recommendation, passing its recommendation_resource_name and recommended_daily_budget_micros as shown (the user confirms the new budget first).');
   }
   return [...lines, ...notes].join('\n');
 }
@@ -156,5 +160,5 @@ function line(fact: Facts, suggestion: Suggestion, described: boolean): string {
   if (fact.campaign_ids) parts.push(`on ${fact.campaign_ids.map(idText).join(', ')}`);
   if (fact.source) parts.push(`[${[fact.source, fact.recommendation_type].flatMap((tag) => (tag ? [idText(tag)] : [])).join(' ')}]`);
   const description = described && suggestion.description ? `\n  ${quote(suggestion.description, DESCRIPTION_MAX)}` : '';
-  return parts.join(' ') + description;
+  return parts.join(' ') + description + applyLine(fact);
 }

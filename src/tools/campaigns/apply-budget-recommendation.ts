@@ -1,0 +1,107 @@
+import { z } from 'zod';
+import { InputError, RefusedError } from '../../errors.js';
+import { idText, quote, sanitize } from '../../text.js';
+import { defineTool, type ToolContext, type Warning } from '../define.js';
+import { appId, id, text } from '../fields.js';
+import { money, nextCall } from '../format.js';
+import { budgetText, campaignLabel, monthly } from './campaign-view.js';
+
+/** A daily budget of a million units: far above any real one, and well inside a safe integer. */
+const MAX_MICROS = 1e12;
+
+const CONFIRMATION_NOT_VALUE =
+  "The amount is a confirmation, not a value to set: the service applies the ad platform's current figure; a 409 means the figure changed (or the budget is shared with campaigns not managed here): read suggestions again with list_campaign_suggestions.";
+
+export const applyBudgetRecommendation = defineTool({
+  name: 'apply_budget_recommendation',
+  title: 'Apply Budget Recommendation',
+  description:
+    "Apply a CAMPAIGN_BUDGET suggestion: the daily budget becomes the ad platform's figure. Raises real spend.",
+  input: {
+    app_id: appId,
+    campaign_id: id('Campaign id.'),
+    recommendation_resource_name: text(300).describe('From the suggestion.'),
+    // A plain number in the schema, so 0 or 2.5 reach the check's clearer message.
+    recommended_daily_budget_micros: z.number().describe('From the suggestion.'),
+  },
+  output: {
+    campaign_id: z.string(),
+    already_applied: z.boolean().describe('true: applied earlier; nothing changed now.'),
+    daily_budget: z.number().optional().describe('The daily budget now, currency units.'),
+  },
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
+  cost: 'money',
+  gate: {
+    check: ({ recommendation_resource_name: name, recommended_daily_budget_micros: micros }, { maxDailyBudgetMicros: cap }) => {
+      if (!name.trim()) throw new InputError('recommendation_resource_name', 'must be the name the suggestion shows, not empty');
+      if (!Number.isSafeInteger(micros) || micros <= 0 || micros > MAX_MICROS) {
+        throw new InputError('recommended_daily_budget_micros', 'must be the positive whole number of micros the suggestion shows');
+      }
+      if (cap !== undefined && micros > cap) {
+        throw new RefusedError(
+          `Refused: the recommended daily budget ${money(micros)} is above the cap of ${money(cap)} a day set by APPMGMT_MAX_DAILY_BUDGET_MICROS on this server. Ask whoever runs the server to raise the cap. Nothing was sent.`,
+        );
+      }
+    },
+    warn: (args, ctx) => warning(args, ctx),
+    unknownOutcome:
+      'The budget may or may not have changed. Read the campaign back with get_ad_campaign before trying again; a 409 can also mean the recommended figure changed or the budget is shared with campaigns not managed here: then read the suggestions again with list_campaign_suggestions.',
+  },
+  statusHints: {
+    400: "The campaign's budget cannot be changed (it is deleted: REMOVED) or the ad platform refused. Nothing changed.",
+    401: 'The access token is missing, invalid or expired. Set APPMGMT_ACCESS_TOKEN to a valid personal access token.',
+    403: 'Not allowed: this needs a full-access token with editor access to this app (workspace API keys are refused by ad endpoints).',
+    404: 'App, campaign or recommendation not found: read the suggestions again with list_campaign_suggestions and pass its values exactly.',
+    422: 'The service refused the request: pass recommendation_resource_name and recommended_daily_budget_micros exactly as list_campaign_suggestions shows them.',
+    429: 'Rate limited by the service; nothing changed (applying is never retried automatically).',
+  },
+  async run({ app_id, campaign_id, recommendation_resource_name, recommended_daily_budget_micros }, { api, config, signal }) {
+    const answer = await api.applyBudgetRecommendation(app_id, campaign_id, { recommendation_resource_name, recommended_daily_budget_micros }, { signal });
+    const micros = answer.daily_budget_micros;
+    const already = answer.already_applied === true;
+    const budget = typeof micros === 'number' ? `daily budget ${budgetText(micros)}` : 'the service did not give the new budget';
+    const text = already
+      ? `Already applied: this recommendation was applied to campaign ${idText(campaign_id)} earlier; nothing changed now. Now: ${budget}.`
+      : `Applied the budget recommendation to campaign ${idText(campaign_id)} on app ${idText(app_id)}: ${budget}; real money while it serves.`;
+    return {
+      text,
+      next: `Read the campaign back with ${nextCall(config, 'get_ad_campaign', { app_id, campaign_id })} to see its budget.`,
+      structured: {
+        campaign_id: sanitize(campaign_id, 200),
+        already_applied: already,
+        ...(typeof micros === 'number' ? { daily_budget: micros / 1_000_000 } : {}),
+      },
+    };
+  },
+});
+
+type Args = { app_id: string; campaign_id: string; recommendation_resource_name: string; recommended_daily_budget_micros: number };
+
+/** Reads the campaign's current budget, so the user sees current → new and the monthly difference. @throws RefusedError for a deleted campaign. */
+async function warning(args: Args, { api, signal }: ToolContext): Promise<Warning> {
+  const { app_id, campaign_id, recommended_daily_budget_micros: next } = args;
+  const campaign = await api.getAdCampaign(app_id, campaign_id, { signal });
+  if (campaign.status === 'REMOVED') {
+    throw new RefusedError(`Campaign ${idText(campaign_id)} is deleted (REMOVED): its budget cannot change. Nothing was sent.`);
+  }
+  const current = campaign.daily_budget_micros;
+  const known = typeof current === 'number';
+  const difference = known ? monthly(next) - monthly(current) : 0;
+  const change = !known
+    ? `daily budget becomes ${money(next)} in the account currency (current budget not given), roughly ${money(monthly(next))} a month`
+    : `daily budget ${money(current)} → ${money(next)} in the account currency: roughly ${difference >= 0 ? '+' : '-'}${money(Math.abs(difference))} a month (about ${money(monthly(next))} a month in all)`;
+  const details = [
+    'Request body (exactly what is sent):',
+    `- recommendation_resource_name: ${quote(args.recommendation_resource_name, 300)}`,
+    `- recommended_daily_budget_micros: ${next} (${money(next)} a day)`,
+    '- recommendation_type: CAMPAIGN_BUDGET',
+    CONFIRMATION_NOT_VALUE,
+    'Applying twice is safe: the service answers already_applied.',
+  ];
+  if (campaign.status === 'PAUSED') details.push('The campaign is PAUSED: nothing is spent until it is resumed.');
+  return {
+    action: `Apply the budget recommendation to campaign ${campaignLabel(campaign_id, campaign)} on app ${idText(app_id)}: daily budget ${known ? `${money(current)} → ` : ''}${money(next)}`,
+    cost: `${change}; real money while it serves.`,
+    details,
+  };
+}

@@ -1,0 +1,42 @@
+import type { Suggestion } from '../../api/schemas.js';
+import type { Config } from '../../config.js';
+import { quote, sanitize } from '../../text.js';
+import { nextCall } from '../format.js';
+
+/** What list_campaign_suggestions hands to apply_budget_recommendation, in its text, facts and next step. */
+
+export interface ApplyFacts {
+  recommendation_resource_name?: string;
+  recommended_daily_budget_micros?: number;
+}
+
+/**
+ * The arguments apply_budget_recommendation sends back, on a CAMPAIGN_BUDGET suggestion that names
+ * its recommendation (documented fields); the payload's proposed budget stands in for a missing amount.
+ */
+export function applyFacts(suggestion: Suggestion, proposedMicros: number | undefined): ApplyFacts {
+  const micros = suggestion.recommended_daily_budget_micros ?? proposedMicros;
+  if (suggestion.recommendation_type !== 'CAMPAIGN_BUDGET' || !suggestion.recommendation_resource_name || micros === undefined) return {};
+  return { recommendation_resource_name: sanitize(suggestion.recommendation_resource_name, 300), recommended_daily_budget_micros: micros };
+}
+
+/** The row's second line: exactly what to pass, or nothing for other suggestions. */
+export function applyLine(fact: ApplyFacts): string {
+  if (!fact.recommendation_resource_name) return '';
+  return `\n  to apply: recommendation_resource_name ${quote(fact.recommendation_resource_name, 300)}, recommended_daily_budget_micros ${fact.recommended_daily_budget_micros}`;
+}
+
+/**
+ * Apply the first budget recommendation that can act on this campaign (one with an action: a
+ * recommendation for a campaign the app does not know has none); else hide a suggestion.
+ */
+export function suggestionsNext(config: Pick<Config, 'appId'>, app_id: string, campaign_id: string, facts: Array<ApplyFacts & { id: string; action?: string }>): string {
+  if (facts.length === 0) return 'Nothing needs attention now; check again in a few days.';
+  const budget = facts.find((fact) => fact.recommendation_resource_name && fact.action);
+  if (budget) {
+    const { recommendation_resource_name, recommended_daily_budget_micros } = budget;
+    const call = nextCall(config, 'apply_budget_recommendation', { app_id, campaign_id, recommendation_resource_name, recommended_daily_budget_micros });
+    return `To apply the budget recommendation, call ${call} (it asks the user to confirm first).`;
+  }
+  return `Act on a suggestion in the service, or hide one for the whole workspace with ${nextCall(config, 'dismiss_campaign_suggestion', { app_id, insight_id: facts[0]!.id })}.`;
+}

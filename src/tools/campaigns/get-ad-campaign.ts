@@ -1,0 +1,108 @@
+import { z } from 'zod';
+import type { Campaign } from '../../api/schemas.js';
+import { idText, quote, sanitize } from '../../text.js';
+import { defineTool } from '../define.js';
+import { appId, id } from '../fields.js';
+import { nextCall } from '../format.js';
+import { budgetText, campaignLabel, statusText } from './campaign-view.js';
+
+// Bounds that keep one result small whatever the service sends.
+const MAX_GEO = 20;
+const MAX_REASONS = 10;
+
+const MEANING: Record<string, string> = {
+  ENABLED: 'serving once the ad platform allows it; it spends up to about the daily budget each day',
+  PAUSED: 'not serving; nothing new is spent until it is resumed',
+  REMOVED: 'deleted for good; kept only for reporting and cannot be changed',
+};
+
+export const getAdCampaign = defineTool({
+  name: 'get_ad_campaign',
+  title: 'Get Ad Campaign',
+  description:
+    "One ad campaign: status, the ad platform's primary status and reasons, review, daily budget, landing page, geo targets, learning period. Read-only, free.",
+  input: {
+    app_id: appId,
+    campaign_id: id("The service's campaign id (list_ad_campaigns)."),
+  },
+  output: {
+    campaign_id: z.string(),
+    name: z.string(),
+    type: z.string(),
+    status: z.string().describe('ENABLED, PAUSED, REMOVED (deleted, kept for reporting) or UNKNOWN'),
+    daily_budget: z.number().optional().describe('Currency units.'),
+    adnet_campaign_id: z.string().describe('Empty while still being pushed to the ad platform.'),
+    primary_status: z.string(),
+    primary_status_reasons: z.array(z.string()),
+    review_status: z.string(),
+    serving_status: z.string(),
+    landing_page: z.string(),
+    geo_targets: z.array(z.string()).describe('The first 20.'),
+    geo_target_count: z.number(),
+    phone_number: z.string(),
+    learning_ends_at: z.string().optional(),
+    updated_date: z.string(),
+  },
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  cost: 'none',
+  statusHints: {
+    401: 'The access token is missing, invalid or expired. Set APPMGMT_ACCESS_TOKEN to a valid personal access token.',
+    403: 'Not allowed: the token needs access to this app (workspace API keys are refused by ad endpoints).',
+    404: "App or campaign not found. campaign_id must be the service's id from list_ad_campaigns, not the adnet campaign ID.",
+    429: 'Rate limited by the service (the ad platform can pass its own limit through).',
+  },
+  async run({ app_id, campaign_id }, { api, config, signal }) {
+    const campaign = await api.getAdCampaign(app_id, campaign_id, { signal });
+    const facts = factsOf(campaign);
+    return {
+      text: describe(app_id, campaign, facts),
+      next:
+        campaign.status === 'REMOVED'
+          ? 'Nothing more: the campaign is deleted (REMOVED) and kept only for reporting.'
+          : `See what to improve with ${nextCall(config, 'list_campaign_suggestions', { app_id, campaign_id: campaign.id })}.`,
+      structured: facts,
+    };
+  },
+});
+
+function factsOf(campaign: Campaign) {
+  const geo = campaign.geo_targets ?? [];
+  return {
+    campaign_id: sanitize(campaign.id, 200),
+    name: sanitize(campaign.campaign_name ?? '', 255),
+    type: sanitize(campaign.campaign_type ?? '?', 30),
+    status: sanitize(campaign.status, 30),
+    ...(typeof campaign.daily_budget_micros === 'number' ? { daily_budget: campaign.daily_budget_micros / 1_000_000 } : {}),
+    adnet_campaign_id: sanitize(campaign.adnet_campaign_id ?? '', 100),
+    primary_status: sanitize(campaign.primary_status ?? '', 40),
+    primary_status_reasons: (campaign.primary_status_reasons ?? []).slice(0, MAX_REASONS).map((reason) => sanitize(reason, 60)),
+    review_status: sanitize(campaign.review_status ?? '', 40),
+    serving_status: sanitize(campaign.serving_status ?? '', 40),
+    landing_page: sanitize(campaign.landing_page ?? '', 300),
+    geo_targets: geo.slice(0, MAX_GEO).map((target) => sanitize(target, 40)),
+    geo_target_count: geo.length,
+    phone_number: sanitize(campaign.phone_number ?? '', 40),
+    ...(campaign.learning_ends_at ? { learning_ends_at: sanitize(campaign.learning_ends_at, 40) } : {}),
+    updated_date: sanitize(campaign.updated_date ?? '', 40),
+  };
+}
+
+function describe(app: string, campaign: Campaign, facts: ReturnType<typeof factsOf>): string {
+  const budget = typeof campaign.daily_budget_micros === 'number' ? `daily budget ${budgetText(campaign.daily_budget_micros)}` : 'daily budget not given';
+  const meaning = MEANING[facts.status];
+  const platform = [
+    facts.adnet_campaign_id ? `adnet id ${idText(facts.adnet_campaign_id)}` : 'adnet id: still being pushed to the ad platform',
+    `primary status ${facts.primary_status ? idText(facts.primary_status) : 'not given'}${facts.primary_status_reasons.length ? ` (${facts.primary_status_reasons.map(idText).join(', ')})` : ''}`,
+    `review ${facts.review_status ? idText(facts.review_status) : 'not synced yet'}`,
+    `serving ${facts.serving_status ? idText(facts.serving_status) : 'not given'} (read with review: it can lag behind)`,
+  ];
+  const more = facts.geo_target_count - facts.geo_targets.length;
+  const geo = facts.geo_targets.length ? `${facts.geo_targets.map(idText).join(', ')}${more > 0 ? `, …and ${more} more` : ''}` : 'none';
+  return [
+    `Campaign ${campaignLabel(facts.campaign_id, campaign)}, ${idText(facts.type)}, on app ${idText(app)}: ${statusText(facts.status)}; ${budget}.`,
+    ...(meaning ? [`${facts.status}: ${meaning}.`] : []),
+    `Ad platform: ${platform.join('; ')}.`,
+    `Landing page ${quote(facts.landing_page, 300)}; geo targets ${geo}; phone ${facts.phone_number ? quote(facts.phone_number, 40) : 'none'}.`,
+    `Learning period: ${facts.learning_ends_at ? `ends ${facts.learning_ends_at}` : 'not started'}; last changed ${facts.updated_date || 'unknown'}.`,
+  ].join('\n');
+}
