@@ -27,7 +27,7 @@ describe('customize_app_email', () => {
       template_id: 'tpl_81f2',
       name: 'PasswordReset',
       created: true,
-      next: 'Edit it in the service, keeping placeholders such as {{first_name}} and {{action_url}}.',
+      next: 'See which version recipients get with preview_app_email {"app_id":"app_demo","email_type":"password_reset"}; to edit the content, ask the app\'s AI with send_app_chat_message, keeping placeholders such as {{first_name}} and {{action_url}}.',
     });
     expect(result.text).toContain('Created an editable password_reset email for app app_demo: template tpl_81f2');
     expect(result.text).toContain('{{first_name}}');
@@ -48,6 +48,8 @@ describe('customize_app_email', () => {
     const result = await h.call('customize_app_email', { app_id: 'app_demo', email_type: 'email_verification' });
     expect(h.sandbox.requests[0]?.rawPath).toBe('/api/apps/app_demo/emails/system/email_verification/materialize');
     expect(result.text).toContain('only when the app sends from its own email domain and this version passes a review');
+    expect(result.text).toContain('preview_app_email shows which, as authored_status');
+    expect(result.text).not.toContain("the service's email preview");
     expect(result.text).not.toContain('The app sends this copy');
     expect(result.text).toMatchSnapshot();
   });

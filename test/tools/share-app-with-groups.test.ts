@@ -1,3 +1,4 @@
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { connect, type Harness } from '../helpers.js';
 
@@ -39,6 +40,7 @@ describe('share_app_with_groups', () => {
       shared: ['grp_sales'],
       already_shared: ['grp_support'],
       failed: [{ group_id: 'grp_gone', reason: 'Group not found in this workspace' }],
+      share_ids: [],
       next: 'Failed groups were not shared: fix the cause, then call share_app_with_groups again with those IDs (repeating already-shared groups is harmless).',
     });
     expect(result.text).toContain('1 shared, 1 already shared, 1 failed');
@@ -47,6 +49,13 @@ describe('share_app_with_groups', () => {
     expect(result.text).toContain('- grp_gone: FAILED: "Group not found in this workspace"');
     expect(result.text).toContain('one invitation email per app');
     expect(result.text).toMatchSnapshot();
+  });
+
+  it('shows the share_id of a newly shared group when the answer carries one', async () => {
+    h.sandbox.script({ status: 200, body: { results: [{ group_id: 'grp_sales', success: true, share_id: 'gsh_7' }] } });
+    const result = await h.call('share_app_with_groups', { app_id: 'app_demo', group_ids: ['grp_sales'] });
+    expect(result.text).toContain('- grp_sales: shared (share_id gsh_7)');
+    expect(result.structured?.share_ids).toEqual([{ group_id: 'grp_sales', share_id: 'gsh_7' }]);
   });
 
   it('sends no role key when role is omitted', async () => {
@@ -74,6 +83,9 @@ describe('share_app_with_groups', () => {
     expect(result.isError).toBe(false);
     expect(result.text).toContain('0 shared, 2 already shared, 0 failed');
     expect(result.text).toContain('Nothing changed. Already-shared groups keep their current role');
+    expect(result.structured?.next).toBe(
+      'To change an already-shared group\'s role, call list_group_shares {"app_id":"app_demo"} for its share_id, then update_group_share.',
+    );
     expect(result.text).not.toContain('invitation');
     expect(result.text).toMatchSnapshot();
   });
@@ -106,11 +118,13 @@ describe('share_app_with_groups', () => {
 
   it('accepts 50 group ids', async () => {
     const ids = Array.from({ length: 50 }, (_, index) => `grp_${index}`);
-    h.sandbox.script({ status: 200, body: { results: ids.map((group_id) => ({ group_id, success: true })) } });
+    h.sandbox.script({ status: 200, body: { results: ids.map((group_id, index) => ({ group_id, success: true, share_id: `gsh_${String(index).padStart(8, '0')}` })) } });
     const result = await h.call('share_app_with_groups', { app_id: 'app_demo', group_ids: ids });
     expect(result.isError).toBe(false);
     expect((h.sandbox.requests[0]?.body as { group_ids: string[] }).group_ids).toHaveLength(50);
     expect(result.text).toContain('50 shared, 0 already shared, 0 failed');
+    expect(result.structured?.share_ids).toHaveLength(50);
+    expect(countTokens(result.text) + countTokens(JSON.stringify(result.structured))).toBeLessThan(2_000);
   });
 
   describe('errors', () => {

@@ -1,14 +1,8 @@
+import { BUILTIN_EMAILS } from '../builtin-emails.js';
 import { fail, isResponse, ok } from '../respond.js';
 import type { Route } from '../router.js';
 import { EmailTypeSchema } from '../world-schema.js';
 import { guardApp, rateLimit } from './guard.js';
-
-const TEMPLATE_NAMES = {
-  password_reset: 'PasswordReset',
-  email_verification: 'EmailVerification',
-  user_invite: 'UserInvite',
-  access_approved: 'AccessApproved',
-} as const;
 
 /** 4.1 Customize application email. */
 export const customizeEmail: Route = {
@@ -29,14 +23,20 @@ export const customizeEmail: Route = {
     const limited = rateLimit(context, workspace, 'email_customization', app.id);
     if (limited) return limited;
 
-    const name = TEMPLATE_NAMES[emailType.data];
+    const builtin = BUILTIN_EMAILS[emailType.data];
     const existing = app.email_templates.find((template) => template.email_type === emailType.data);
-    if (existing) return ok({ template_id: existing.template_id, name, created: false });
+    if (existing) return ok({ template_id: existing.template_id, name: builtin.name, created: false });
     if (!workspace.plan.paid_features) {
       return fail(402, `The ${workspace.plan.name} plan does not include custom application emails; upgrade to a paid plan.`);
     }
-    const template = { template_id: state.ids.next('tpl'), email_type: emailType.data };
+    // 2.1: the template starts as a copy of the email currently sent, placeholders included.
+    const template = {
+      template_id: state.ids.next('tpl'),
+      email_type: emailType.data,
+      ...builtin,
+      updated_offset_ms: state.clock.now() - state.startedAt,
+    };
     app.email_templates.push(template);
-    return ok({ template_id: template.template_id, name, created: true });
+    return ok({ template_id: template.template_id, name: builtin.name, created: true });
   },
 };

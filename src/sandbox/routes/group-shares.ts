@@ -69,7 +69,7 @@ function shareOne(state: State, app: App, groupId: string, role: string | null):
     return { group_id: groupId, success: false, reason: 'already_shared', error: 'The app is already shared with this group.' };
   }
   const shareId = state.ids.next('gsh');
-  app.group_shares.push({ group_id: groupId, role, share_id: shareId });
+  app.group_shares.push({ group_id: groupId, role, share_id: shareId, created_offset_ms: state.clock.now() - state.startedAt });
   invite(state, app, group);
   return { group_id: groupId, success: true, share_id: shareId };
 }

@@ -1,16 +1,17 @@
 import { z } from 'zod';
 import type { CustomizedEmail } from '../../api/schemas.js';
 import { idText, quote, sanitize } from '../../text.js';
+import type { Config } from '../../config.js';
 import { defineTool, type ToolResult } from '../define.js';
 import { appId } from '../fields.js';
-
-const EMAIL_TYPES = ['password_reset', 'email_verification', 'user_invite', 'access_approved'] as const;
+import { nextCall } from '../format.js';
+import { EMAIL_TYPES, type EmailType } from './email-text.js';
 
 export const customizeAppEmail = defineTool({
   name: 'customize_app_email',
   title: 'Customize App Email',
   description:
-    "Make one of the app's four built-in emails app-owned: the app then sends its own editable copy; edit it in the service afterwards. Needs a paid workspace plan. Safe to repeat: an existing template is returned unchanged. Beta.",
+    "Make one of the app's four built-in emails app-owned: the app then sends its own copy, which the app's AI edits (send_app_chat_message). Needs a paid plan. Safe to repeat. Beta.",
   input: {
     app_id: appId,
     email_type: z.enum(EMAIL_TYPES).describe('Which built-in email to customize.'),
@@ -29,17 +30,17 @@ export const customizeAppEmail = defineTool({
     404: "App not found, or not in the token's workspace. Check app_id.",
     429: 'Rate limit: 10 requests per minute per app, shared by every personal token in the workspace.',
   },
-  async run({ app_id, email_type }, { api, signal }) {
+  async run({ app_id, email_type }, { api, config, signal }) {
     const email = await api.customizeAppEmail(app_id, email_type, { signal });
-    return describeEmail(app_id, email_type, email);
+    return describeEmail(config, app_id, email_type, email);
   },
 });
 
-function describeEmail(app: string, type: (typeof EMAIL_TYPES)[number], email: CustomizedEmail): ToolResult {
+function describeEmail(config: Config, app: string, type: EmailType, email: CustomizedEmail): ToolResult {
   const template = `template ${idText(email.template_id)} (${quote(email.name, 60)})`;
   const sent =
     type === 'email_verification'
-      ? "It replaces the built-in verification email only when the app sends from its own email domain and this version passes a review; until then the built-in one is sent (the service's email preview shows which, as authored_status)."
+      ? "It replaces the built-in verification email only when the app sends from its own email domain and this version passes a review; until then the built-in one is sent (preview_app_email shows which, as authored_status)."
       : 'The app sends this copy instead of the built-in email.';
   const lines = [
     email.created
@@ -49,7 +50,7 @@ function describeEmail(app: string, type: (typeof EMAIL_TYPES)[number], email: C
   ];
   return {
     text: lines.join('\n'),
-    next: 'Edit it in the service, keeping placeholders such as {{first_name}} and {{action_url}}.',
+    next: `See which version recipients get with ${nextCall(config, 'preview_app_email', { app_id: app, email_type: type })}; to edit the content, ask the app's AI with send_app_chat_message, keeping placeholders such as {{first_name}} and {{action_url}}.`,
     structured: { template_id: sanitize(email.template_id, 200), name: sanitize(email.name, 60), created: email.created },
   };
 }

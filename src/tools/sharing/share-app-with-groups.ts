@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import type { GroupShareResult } from '../../api/schemas.js';
 import { idText, quote, sanitize } from '../../text.js';
+import type { Config } from '../../config.js';
 import { defineTool, type ToolResult } from '../define.js';
-import { appId } from '../fields.js';
+import { appId, text } from '../fields.js';
+import { nextCall } from '../format.js';
 
 const ALREADY_SHARED = 'already_shared';
 
@@ -10,25 +12,21 @@ export const shareAppWithGroups = defineTool({
   name: 'share_app_with_groups',
   title: 'Share App with Groups',
   description:
-    'Share the app with workspace groups: their members get the same app role, at once or by next sign-in, and one invitation email per app. Each group succeeds or fails on its own. Free; safe to repeat (an already shared group is a no-op).',
+    "Share the app with workspace groups: members get one app role, now or at next sign-in, and one invitation email. Each group succeeds or fails on its own; repeating is harmless.",
   input: {
     app_id: appId,
     group_ids: z
-      .array(z.string().min(1).max(200))
+      .array(text(200))
       .min(1)
       .max(50)
-      .describe('Workspace group IDs, 1 to 50; a repeated ID counts once.'),
-    role: z
-      .string()
-      .min(1)
-      .max(100)
-      .optional()
-      .describe('App role for all groups, e.g. admin. Omit for the default (user).'),
+      .describe('Workspace group IDs; a repeated one counts once.'),
+    role: text(100).optional().describe('App role for all groups, e.g. admin. Omit for the default (user).'),
   },
   output: {
     shared: z.array(z.string()).describe('Group ids newly shared.'),
     already_shared: z.array(z.string()).describe('Unchanged: they keep their current role.'),
     failed: z.array(z.strictObject({ group_id: z.string(), reason: z.string() })),
+    share_ids: z.array(z.strictObject({ group_id: z.string(), share_id: z.string() })).describe('For update_group_share and remove_group_share, when given.'),
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   cost: 'none',
@@ -39,20 +37,25 @@ export const shareAppWithGroups = defineTool({
     404: "App not found, or not in the token's workspace. Check app_id.",
     429: 'Rate limit: 30 group-share requests per minute, shared by all personal tokens of the workspace.',
   },
-  async run({ app_id, group_ids, role }, { api, signal }) {
+  async run({ app_id, group_ids, role }, { api, config, signal }) {
     const unique = [...new Set(group_ids)];
     // Omitting role (rather than sending null) leaves the default role to the service.
     const body = role === undefined ? { group_ids: unique } : { group_ids: unique, role };
     const answer = await api.shareAppWithGroups(app_id, body, { signal });
-    return describeShares(app_id, unique, role, answer);
+    return describeShares(config, app_id, unique, role, answer);
   },
 });
 
 type Outcome = 'shared' | 'already' | 'failed';
 
-function describeShares(app: string, sent: string[], role: string | undefined, answer: GroupShareResult): ToolResult {
+function describeShares(config: Config, app: string, sent: string[], role: string | undefined, answer: GroupShareResult): ToolResult {
   const counts: Record<Outcome, number> = { shared: 0, already: 0, failed: 0 };
-  const facts = { shared: [] as string[], already_shared: [] as string[], failed: [] as Array<{ group_id: string; reason: string }> };
+  const facts = {
+    shared: [] as string[],
+    already_shared: [] as string[],
+    failed: [] as Array<{ group_id: string; reason: string }>,
+    share_ids: [] as Array<{ group_id: string; share_id: string }>,
+  };
   const lines = answer.results.map((result) => {
     const reason = result.reason ?? result.error;
     const outcome: Outcome = result.success ? 'shared' : reason === ALREADY_SHARED ? 'already' : 'failed';
@@ -61,7 +64,11 @@ function describeShares(app: string, sent: string[], role: string | undefined, a
     const groupId = sanitize(result.group_id, 200);
     if (outcome === 'shared') {
       facts.shared.push(groupId);
-      return `- ${group}: shared`;
+      // The documentation shows no share id in the results; the sandbox and perhaps the service give one.
+      const shareId = typeof result.share_id === 'string' && result.share_id ? result.share_id : undefined;
+      if (!shareId) return `- ${group}: shared`;
+      facts.share_ids.push({ group_id: groupId, share_id: sanitize(shareId, 200) });
+      return `- ${group}: shared (share_id ${idText(shareId)})`;
     }
     if (outcome === 'already') {
       facts.already_shared.push(groupId);
@@ -88,7 +95,7 @@ function describeShares(app: string, sent: string[], role: string | undefined, a
     failed > 0
       ? 'Failed groups were not shared: fix the cause, then call share_app_with_groups again with those IDs (repeating already-shared groups is harmless).'
       : counts.already > 0
-        ? "To change an already-shared group's role, use the service's update-group-share operation."
+        ? `To change an already-shared group's role, call ${nextCall(config, 'list_group_shares', { app_id: app })} for its share_id, then update_group_share.`
         : 'Nothing more is needed.';
   return {
     text: [head, ...lines, ...tail].join('\n'),

@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import type { GroupShare } from '../../api/schemas.js';
+import { idText, quote, sanitize } from '../../text.js';
+import { defineTool, type ToolContext, type ToolResult } from '../define.js';
+import { appId } from '../fields.js';
+import { approxTokens, nextCall, plural } from '../format.js';
+import { roleText } from './share-text.js';
+
+/** Rows shown, and the (approximate) tokens their text may take: the result stays far under 2,000 tokens. */
+const MAX_ROWS = 25;
+const ROWS_TOKENS = 550;
+
+const Row = z.strictObject({
+  share_id: z.string(),
+  group_id: z.string(),
+  group_name: z.string(),
+  role: z.string().describe('Empty: no role given, members get the default role (user).'),
+  created_date: z.string(),
+});
+type Row = z.infer<typeof Row>;
+
+export const listGroupShares = defineTool({
+  name: 'list_group_shares',
+  title: 'List Group Shares',
+  description:
+    "List every workspace group the app is shared with, and each group's role. Read-only; needs editor access. Returns the share_ids for update_group_share and remove_group_share.",
+  input: { app_id: appId },
+  output: {
+    shares: z.array(Row).describe(`At most ${MAX_ROWS}.`),
+    total: z.number().describe('Shares the service returned.'),
+  },
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  cost: 'none',
+  statusHints: {
+    401: 'The access token is missing, invalid or expired. Set APPMGMT_ACCESS_TOKEN to a valid personal access token.',
+    403: 'Not allowed: listing group shares needs editor access to the app (workspace API keys are refused).',
+    404: "App not found, or not in the token's workspace. Check app_id.",
+    429: 'Rate limit exceeded; a retry after a short wait is safe.',
+    read_only: 'Listing group shares needs a full-access token even though it changes nothing: set APPMGMT_ACCESS_TOKEN to a full_access personal access token. Retrying will not help.',
+  },
+  async run({ app_id }, ctx) {
+    const shares = await ctx.api.listGroupShares(app_id, { signal: ctx.signal });
+    return describeShares(ctx, app_id, shares);
+  },
+});
+
+function describeShares(ctx: ToolContext, app: string, shares: GroupShare[]): ToolResult {
+  const shown: Row[] = [];
+  const lines: string[] = [];
+  let tokens = 0;
+  for (const share of shares.slice(0, MAX_ROWS)) {
+    const row = {
+      share_id: sanitize(share.id, 200),
+      group_id: sanitize(share.group_id ?? '', 200),
+      group_name: sanitize(share.group_name ?? '', 100),
+      role: sanitize(share.role ?? '', 100),
+      created_date: sanitize(share.created_date ?? '', 40),
+    };
+    const group = `group ${row.group_id ? idText(row.group_id) : '?'}${row.group_name ? ` (${quote(row.group_name, 100)})` : ''}`;
+    const since = row.created_date ? `, since ${row.created_date.slice(0, 10)}` : '';
+    const line = `- share ${idText(share.id)}: ${group}, ${roleText(share.role)}${since}`;
+    tokens += approxTokens(line);
+    if (shown.length > 0 && tokens > ROWS_TOKENS) break;
+    shown.push(row);
+    lines.push(line);
+  }
+  if (shares.length === 0) {
+    return {
+      text: `App ${idText(app)} is not shared with any workspace group.`,
+      next: `To share it, call ${nextCall(ctx.config, 'share_app_with_groups', { app_id: app })} with group_ids.`,
+      structured: { shares: [], total: 0 },
+    };
+  }
+  const more = shares.length - shown.length;
+  const head = `App ${idText(app)} is shared with ${plural(shares.length, 'group')}${more > 0 ? `; the first ${shown.length} shown` : ''}:`;
+  const note = "A member's app role is the highest of their direct role and the roles of all their shared groups.";
+  const first = shown[0]!.share_id;
+  return {
+    text: [head, ...lines, note].join('\n'),
+    next: `To change a group's role call ${nextCall(ctx.config, 'update_group_share', { app_id: app, share_id: first })} with role (omit for user); to unshare, call remove_group_share with the share_id.`,
+    structured: { shares: shown, total: shares.length },
+  };
+}
