@@ -10,6 +10,8 @@ export const BASE_LIMITS = {
   email_customization: 10,
   group_sharing: 30,
   social_calendar: 40,
+  /** Service facts: social-calendar writes (start scheduling among them) have their own 20 per minute. */
+  social_calendar_writes: 20,
   repo_sync: 20,
 } as const;
 

@@ -61,9 +61,11 @@ describe('sandbox 4.5 get scheduling job', () => {
     expect((await poll('job_running', 'key_demo_owner', 'app_shop')).status).toBe(404);
   });
 
-  it('takes a personal API key in the api_key header, not a bearer token', async () => {
-    const answer = await call(s.sandbox, 'GET', paths.job('app_demo', 'job_empty'), { token: 'pat_demo_owner' });
-    expect(answer.status).toBe(401);
+  it('takes a personal API key in the api_key header, or a personal access token as Bearer (service facts)', async () => {
+    expect((await poll('job_empty')).status).toBe(200);
+    expect((await call(s.sandbox, 'GET', paths.job('app_demo', 'job_empty'), { token: 'pat_demo_owner' })).status).toBe(200);
+    const wrongKind = await call(s.sandbox, 'GET', paths.job('app_demo', 'job_empty'), { token: 'key_demo_owner' });
+    expect(wrongKind.status).toBe(401);
   });
 
   it('lets a read-only key poll', async () => {

@@ -109,7 +109,7 @@ describe('get_scheduling_job', () => {
       );
       const result = await h.call('get_scheduling_job', ARGS);
       expect(result.text).toBe(
-        'Job job_1 completed: 5 selected: 3 materialized, 3 created workflows, 1 plan-limited, 1 need an account reconnected.\nNext: Some posts were not scheduled: check them in the service.',
+        'Job job_1 completed: 5 selected: 3 materialized, 3 created workflows, 1 plan-limited, 1 need an account reconnected.\nNext: Some posts were not placed: see them with list_social_posts {"app_id":"app_demo"}; once the cause is fixed (plan limit, account to reconnect), start the same range again.',
       );
     });
 
@@ -141,7 +141,7 @@ describe('get_scheduling_job', () => {
       const result = await h.call('get_scheduling_job', ARGS);
       expect(result).toEqual({
         isError: true,
-        text: 'Job job_1 FAILED (phase sandbox_sync). The service gives no cause (its error is a fixed flag). Posts already handled keep their status; the rest are untouched.\nNext: Schedule the same range again (the start-scheduling operation in the service).',
+        text: 'Job job_1 FAILED (phase sandbox_sync). The service gives no cause (its error is a fixed flag). Posts already handled keep their status; the rest are untouched.\nNext: Schedule the same range again: call start_scheduling_posts {"app_id":"app_demo"} with the scheduled_from and scheduled_until you started.',
       });
     });
 

@@ -26,7 +26,8 @@ export const getJob: Route = {
   path: '/api/apps/:app_id/social-calendar/posts/schedule/:job_id',
   handle(context) {
     const { state, params } = context;
-    const guarded = guardApp(context, 'api_key', 'viewer');
+    // Service facts, "Credentials": a personal API key, or a personal access token as Bearer.
+    const guarded = guardApp(context, 'token_or_api_key', 'viewer');
     if (isResponse(guarded)) return guarded;
     // Section 8: "other social-calendar operations" share 40 per minute; the sandbox counts per workspace.
     const limited = rateLimit(context, guarded.workspace, 'social_calendar', guarded.workspace.id);

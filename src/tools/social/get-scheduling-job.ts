@@ -5,6 +5,7 @@ import { idText, sanitize } from '../../text.js';
 import { defineTool, type ToolContext, type ToolResult } from '../define.js';
 import { appId, id } from '../fields.js';
 import { nextCall } from '../format.js';
+import { SOCIAL_CREDENTIAL_HINTS } from './calendar.js';
 
 /**
  * One poll every 5 s is 12 a minute: well inside the 40 per minute that every social-calendar read
@@ -41,7 +42,7 @@ export const getSchedulingJob = defineTool({
   name: 'get_scheduling_job',
   title: 'Get Scheduling Job',
   description:
-    'Status of a social-calendar scheduling job (job_id from starting to schedule posts), with result counts once completed. wait_seconds polls every 5 s until it completes or fails; if still running, call again. A failed job shows as FAILED: schedule the same range again.',
+    "Status of a scheduling job (from start_scheduling_posts), with counts once completed. wait_seconds polls every 5 s until it ends; if still running, call again.",
   input: {
     app_id: appId,
     job_id: id('ID of the scheduling job.'),
@@ -57,11 +58,10 @@ export const getSchedulingJob = defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   cost: 'none',
   statusHints: {
-    401: 'The API key is missing, invalid or expired: set APPMGMT_API_KEY to a personal API key (this endpoint uses the api_key header).',
-    403: 'The API key may not read this app; workspace API keys are refused, use a personal API key.',
+    ...SOCIAL_CREDENTIAL_HINTS,
     404: 'App or job not found: check app_id and job_id.',
     429: 'Rate limit: all social-calendar reads share 40 requests per minute.',
-    read_only: 'Set APPMGMT_API_KEY to a personal API key that may read this app. Retrying will not help.',
+    read_only: 'Set APPMGMT_API_KEY or APPMGMT_ACCESS_TOKEN to a personal credential that may read this app. Retrying will not help.',
   },
   async run({ app_id, job_id, wait_seconds }, ctx) {
     const { api, clock, signal, progress } = ctx;
@@ -95,15 +95,19 @@ function describeJob(ctx: ToolContext, app: string, jobId: string, job: Scheduli
     return {
       isError: true,
       text: `Job ${shownId} FAILED${at}. The service gives no cause (its error is a fixed flag). Posts already handled keep their status; the rest are untouched.`,
-      next: 'Schedule the same range again (the start-scheduling operation in the service).',
+      // The job does not carry its range: the caller started it and knows it.
+      next: `Schedule the same range again: call ${nextCall(ctx.config, 'start_scheduling_posts', { app_id: app })} with the scheduled_from and scheduled_until you started.`,
     };
   }
   if (job.status === 'completed') {
     const problems = counts && counts.failed + counts.needs_reconnect + counts.plan_limited > 0;
+    const list = nextCall(ctx.config, 'list_social_posts', { app_id: app });
     return {
       structured,
       text: `Job ${shownId} completed: ${counts ? countsText(counts) : 'no result counts given'}.`,
-      next: problems ? 'Some posts were not scheduled: check them in the service.' : 'Nothing more is needed.',
+      next: problems
+        ? `Some posts were not placed: see them with ${list}; once the cause is fixed (plan limit, account to reconnect), start the same range again.`
+        : 'Nothing more is needed.',
     };
   }
   const again = nextCall(ctx.config, 'get_scheduling_job', { app_id: app, job_id: jobId, wait_seconds: 60 });

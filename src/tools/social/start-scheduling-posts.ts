@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { idText, sanitize } from '../../text.js';
+import { defineTool } from '../define.js';
+import { appId, text } from '../fields.js';
+import { nextCall } from '../format.js';
+import { isoOf, MAX_PER_RUN, rangeOf, SOCIAL_CREDENTIAL_HINTS } from './calendar.js';
+
+/** How long get_scheduling_job is asked to wait: a job usually finishes within a minute. */
+const WAIT_SECONDS = 60;
+
+export const startSchedulingPosts = defineTool({
+  name: 'start_scheduling_posts',
+  title: 'Start Scheduling Posts',
+  description:
+    "Hand the approved posts of [scheduled_from, scheduled_until) over for publishing; proposals are not taken. Repeating returns the job in flight. Returns the job_id for get_scheduling_job.",
+  input: {
+    app_id: appId,
+    scheduled_from: text(40).describe('ISO 8601 date or instant; the range includes it.'),
+    scheduled_until: text(40).describe('ISO 8601 date or instant; the range ends before it.'),
+  },
+  output: {
+    job_id: z.string(),
+    scheduled_from: z.string().describe('As sent, in UTC.'),
+    scheduled_until: z.string().describe('As sent, in UTC.'),
+  },
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  cost: 'none',
+  statusHints: {
+    ...SOCIAL_CREDENTIAL_HINTS,
+    404: 'App not found: check app_id.',
+    409: 'Another start of scheduling for this app is still starting; this call started nothing. That passes within seconds: call again shortly with the same range.',
+    422: `Refused: more than ${MAX_PER_RUN} approved posts fall in this range (schedule smaller ranges, e.g. split it in two), or the range is invalid (see below).`,
+    429: 'Rate limit: social-calendar writes share 20 requests per minute.',
+    read_only: 'Starting scheduling needs a full-access personal credential in APPMGMT_API_KEY (or APPMGMT_ACCESS_TOKEN). Retrying will not help.',
+  },
+  async run({ app_id, scheduled_from, scheduled_until }, ctx) {
+    const { start, end } = rangeOf('scheduled_from', scheduled_from, 'scheduled_until', scheduled_until);
+    const range = { scheduled_from: isoOf(start!), scheduled_until: isoOf(end!) };
+    const { job_id } = await ctx.api.startSchedulingPosts(app_id, range, { signal: ctx.signal });
+    const job = sanitize(job_id, 200);
+    return {
+      text: [
+        `Scheduling started on app ${idText(app_id)} for posts from ${range.scheduled_from} until ${range.scheduled_until} (the end excluded): job ${idText(job_id)}.`,
+        'It takes the approved posts in the range not yet handed over; proposals stay on the calendar unpublished. A range with nothing to schedule gives a job that is already completed.',
+      ].join('\n'),
+      next: `Call ${nextCall(ctx.config, 'get_scheduling_job', { app_id, job_id: job, wait_seconds: WAIT_SECONDS })} to wait for it.`,
+      structured: { job_id: job, ...range },
+    };
+  },
+});
