@@ -8,13 +8,17 @@ describe('sandbox 4.6 resolve repository sync conflicts', () => {
   const credits = (workspace: string) => s.sandbox.simulation.inspect().workspaces.find((w) => w.id === workspace)?.credits;
 
   it('resolves the conflicts in one AI turn, spends its credits and takes the run time', async () => {
+    // app_forum's run needs an answer first; once the chat has one, the next run resolves.
+    expect((await resolve('app_forum')).body.status).toBe('needs_input');
+    await call(s.sandbox, 'POST', paths.chat('app_forum'), { token: OWNER, body: { content: 'Keep the app version.' } });
+    const creditsBefore = credits('ws_demo')!;
     const before = s.sandbox.clock.now();
-    const answer = await resolve('app_demo');
+    const answer = await resolve('app_forum');
     expect(answer.status).toBe(200);
     expect(answer.body.status).toBe('resolved');
-    expect(credits('ws_demo')).toBe(495);
+    expect(credits('ws_demo')).toBe(creditsBefore - 5);
     expect(s.sandbox.clock.now() - before).toBe(90_000);
-    const app = s.sandbox.simulation.inspect().apps.find((a) => a.id === 'app_demo');
+    const app = s.sandbox.simulation.inspect().apps.find((a) => a.id === 'app_forum');
     expect(app?.repository.merge_conflicts).toBe(false);
   });
 
@@ -33,7 +37,7 @@ describe('sandbox 4.6 resolve repository sync conflicts', () => {
 
   it.each(['conflict', 'apply_pending', 'failed'])('answers %s when the scenario sets that outcome', async (outcome) => {
     s.sandbox.simulation.scenario(`resolution_${outcome}`);
-    expect((await resolve('app_demo')).body.status).toBe(outcome);
+    expect((await resolve('app_forum')).body.status).toBe(outcome);
   });
 
   it('answers 400 when the workspace is out of credits, and runs no AI turn', async () => {
@@ -45,13 +49,13 @@ describe('sandbox 4.6 resolve repository sync conflicts', () => {
 
   it('answers 400 out of credits under the out_of_credits scenario', async () => {
     s.sandbox.simulation.scenario('out_of_credits');
-    expect((await resolve('app_demo')).status).toBe(400);
+    expect((await resolve('app_forum')).status).toBe(400);
   });
 
   it('takes ten times as long under slow_resolution', async () => {
     s.sandbox.simulation.scenario('slow_resolution');
     const before = s.sandbox.clock.now();
-    await resolve('app_demo');
+    await resolve('app_forum');
     expect(s.sandbox.clock.now() - before).toBe(900_000);
   });
 
@@ -64,18 +68,19 @@ describe('sandbox 4.6 resolve repository sync conflicts', () => {
 
 describe('sandbox 4.7 push changes to the repository', () => {
   const s = useSandbox();
-  const push = (app: string) => call(s.sandbox, 'POST', paths.push(app), { token: OWNER });
+  const push = (app: string, token = OWNER) => call(s.sandbox, 'POST', paths.push(app), { token });
+  const FREE_OWNER = 'pat_free_owner';
 
   it('pushes the latest saved version and answers its commit hash', async () => {
-    const answer = await push('app_demo');
+    const answer = await push('app_free', FREE_OWNER);
     expect(answer.status).toBe(200);
     expect(answer.body).toMatchObject({ success: true, commits_pushed: true, skipped: false, error: null, duration_ms: 1200 });
     expect(answer.body.commit_hash).toMatch(/^[0-9a-f]{40}$/);
   });
 
   it('answers commits_pushed false when the repository already has the commit', async () => {
-    const first = await push('app_demo');
-    const second = await push('app_demo');
+    const first = await push('app_free', FREE_OWNER);
+    const second = await push('app_free', FREE_OWNER);
     expect(second.body).toMatchObject({ success: true, commits_pushed: false, commit_hash: first.body.commit_hash });
   });
 
@@ -105,11 +110,17 @@ describe('sandbox 4.7 push changes to the repository', () => {
     expect(answer.body.error).toMatch(/Pull/);
   });
 
+  it('fails a push while the repository has commits the app has not pulled', async () => {
+    const answer = await push('app_demo');
+    expect(answer.body).toMatchObject({ success: false, commits_pushed: false, skipped: false, commit_hash: null });
+    expect(answer.body.error).toMatch(/Pull the changes, then push again/);
+  });
+
   it('answers the same commit hashes for the same world and the same requests', async () => {
     const other = await startSandbox();
     try {
-      const here = await push('app_demo');
-      const there = await call(other, 'POST', paths.push('app_demo'), { token: OWNER });
+      const here = await push('app_free', FREE_OWNER);
+      const there = await call(other, 'POST', paths.push('app_free'), { token: FREE_OWNER });
       expect(there.body.commit_hash).toBe(here.body.commit_hash);
     } finally {
       await other.close();

@@ -38,6 +38,15 @@ describe('push_app_to_repo', () => {
     expect(result.text).toContain('Push FAILED for app app_demo: "App not connected to repohost"');
   });
 
+  it('names pull_repo_changes when a push failed because the repository moved on', async () => {
+    const result = await h.call('push_app_to_repo', { app_id: 'app_demo' }); // the default world: app_demo has commits to pull
+    expect(result.isError).toBe(true);
+    expect(result.text).toMatchInlineSnapshot(`
+      "Push FAILED for app app_demo: "The repository has commits the app does not have. Pull the changes, then push again."
+      Next: If the repository moved on, call pull_repo_changes {"app_id":"app_demo"} first; if the connection is revoked or in error, reconnect it in the service; then call push_app_to_repo again."
+    `);
+  });
+
   it('reports a skip only as a missing installation', async () => {
     h.sandbox.script({ status: 200, body: { success: false, commits_pushed: false, skipped: true, commit_hash: null, error: 'no installation', duration_ms: null } });
     const result = await h.call('push_app_to_repo', { app_id: 'app_demo' });

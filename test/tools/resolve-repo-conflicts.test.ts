@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CancelledError } from '../../src/errors.js';
 import type { Clock } from '../../src/tools/define.js';
-import { PROGRESS_EVERY_MS } from '../../src/tools/repo/resolve-repo-conflicts.js';
+import { PROGRESS_EVERY_MS } from '../../src/tools/progress.js';
 import { connect, type Harness } from '../helpers.js';
 
 const PATH = '/api/apps/app_demo/repohost/sync/resolve-conflicts';
@@ -156,7 +156,7 @@ describe('resolve_repo_conflicts', () => {
       [
         { status: 'resolved' },
         false,
-        "Conflicts of app app_demo RESOLVED: the resolution is published on the repository's default branch.\nNext: Nothing more is needed: the repository already has the resolution (no push needed). Verify the default branch if you like.",
+        'Conflicts of app app_demo RESOLVED: the resolution is published on the repository\'s default branch.\nNext: If a push of the app failed earlier because the repository had moved on, call push_app_to_repo {"app_id":"app_demo"} now; otherwise nothing more is needed.',
       ],
       [
         { status: 'apply_pending' },
@@ -166,12 +166,12 @@ describe('resolve_repo_conflicts', () => {
       [
         { status: 'needs_input' },
         false,
-        "The AI run for app app_demo needs input (needs_input): it asked a question in the app's chat.\nNext: Answer the question in the app's chat in the service, then check the repository's default branch.",
+        'The AI run for app app_demo needs input (needs_input): it asked a question in the app\'s chat, and the conflicts stay in place until it is answered. Credits were used.\nNext: Read the question with read_app_conversation {"app_id":"app_demo"}, answer it with send_app_chat_message, then call resolve_repo_conflicts again (a new warning).',
       ],
       [
         { status: 'conflict' },
         true,
-        "Conflicts of app app_demo NOT resolved (conflict): they are left in place, and the app's chat has a fresh conflict card. Credits were used.\nNext: Resolve them by hand, or try again: a new attempt needs a new warning and consumes credits again.",
+        'Conflicts of app app_demo NOT resolved (conflict): they are left in place, and the app\'s chat has a fresh conflict card. Credits were used.\nNext: Read the conflict card with read_app_conversation {"app_id":"app_demo"}, then resolve by hand or try again (a new warning; it consumes credits again).',
       ],
       [
         { status: 'failed' },
@@ -179,21 +179,26 @@ describe('resolve_repo_conflicts', () => {
         'Conflict resolution for app app_demo FAILED with no outcome and no reason given; credits may have been used.\nNext: Try again later (a new warning), or resolve the conflicts by hand.',
       ],
       [
-        // The service's reason is shown, and credits are not claimed: nothing ran.
+        // The service's reason is shown, and credits are not claimed: nothing ran. A reason that says to pull names the tool.
         { status: 'failed', message: 'There are no merge conflicts to resolve; pull first.', extra: { nested: true } },
         true,
-        'Conflict resolution for app app_demo FAILED. The service said: "There are no merge conflicts to resolve; pull first."\nNext: Act on what the service said (for example pull first), then start over with a new warning.',
+        'Conflict resolution for app app_demo FAILED. The service said: "There are no merge conflicts to resolve; pull first."\nNext: Call pull_repo_changes {"app_id":"app_demo"} first; if it reports merge_conflict, start over with a new warning.',
+      ],
+      [
+        { status: 'failed', message: 'The app is not connected to a working repository.' },
+        true,
+        'Conflict resolution for app app_demo FAILED. The service said: "The app is not connected to a working repository."\nNext: Act on what the service said, then start over with a new warning.',
       ],
       [
         // A message of the wrong type is ignored rather than failing the whole answer.
         { status: 'resolved', message: 42 },
         false,
-        "Conflicts of app app_demo RESOLVED: the resolution is published on the repository's default branch.\nNext: Nothing more is needed: the repository already has the resolution (no push needed). Verify the default branch if you like.",
+        'Conflicts of app app_demo RESOLVED: the resolution is published on the repository\'s default branch.\nNext: If a push of the app failed earlier because the repository had moved on, call push_app_to_repo {"app_id":"app_demo"} now; otherwise nothing more is needed.',
       ],
       [
         { status: 'exploded\n"x"' },
         true,
-        "Conflict resolution for app app_demo ended with an unrecognised status \"exploded 'x'\".\nNext: Check the repository's default branch and the app's chat before trying again.",
+        'Conflict resolution for app app_demo ended with an unrecognised status "exploded \'x\'".\nNext: Check the repository\'s default branch and the app\'s chat (read_app_conversation {"app_id":"app_demo"}) before trying again.',
       ],
     ];
     for (const [body, isError, text] of outcomes) {

@@ -33,7 +33,7 @@ function push(state: State, app: App) {
   const commits = state.commits.get(app.id) ?? { saved: null, remote: null };
   // Nothing saved on the main line: nothing to push, and no push started.
   if (!repo.has_saved_version || commits.saved === null) return { ...outcome, success: true };
-  if (repo.remote_moved_on) {
+  if (repo.remote_moved_on || repo.remote_commits_ahead > 0) {
     return {
       ...outcome,
       error: 'The repository has commits the app does not have. Pull the changes, then push again.',

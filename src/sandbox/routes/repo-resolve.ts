@@ -1,8 +1,10 @@
+import { askConflictQuestion, postConflictCard } from '../chat.js';
 import { fail, isResponse, ok } from '../respond.js';
 import type { Route } from '../router.js';
 import { iso, type ResolutionOutcome, type State } from '../state.js';
 import type { App, Workspace } from '../world.js';
 import { guardApp, rateLimit } from './guard.js';
+import { takeRemote } from './repo-pull.js';
 
 /** 4.6 Resolve repository sync conflicts. */
 export const resolveConflicts: Route = {
@@ -36,6 +38,8 @@ function run(state: State, app: App, workspace: Workspace): ResolutionOutcome {
   const repo = app.repository;
   const turnMs = repo.resolution_ms * state.flags.resolutionSlowdown;
   let outcome = state.flags.resolutionOutcome ?? repo.resolution_outcome;
+  // The question was answered in the chat: this run has what it needed.
+  if (outcome === 'needs_input' && repo.conflict_question_answered) outcome = 'resolved';
   let attempts = 1;
   workspace.credits -= workspace.credits_per_ai_turn;
   const publishes = outcome === 'resolved' || outcome === 'apply_pending';
@@ -48,17 +52,16 @@ function run(state: State, app: App, workspace: Workspace): ResolutionOutcome {
       outcome = 'conflict';
     }
   }
-  if (outcome === 'resolved' || outcome === 'apply_pending') {
+  if (outcome === 'apply_pending') {
     repo.merge_conflicts = false;
+    repo.remote_conflicts = false;
     repo.conflicted_files = [];
   }
-  if (outcome === 'resolved') {
-    // 4.6: the resolution always lands on the default branch, as a new saved version.
-    const commit = state.ids.commitHash();
-    state.commits.set(app.id, { saved: commit, remote: commit });
-    repo.has_saved_version = true;
-    repo.saved_version_pushed = true;
-  }
+  // 4.6: the resolution always lands on the default branch; unpushed saved work of the app stays unpushed on top.
+  if (outcome === 'resolved') takeRemote(state, app, true);
+  // Service facts: after needs_input the question waits in the chat; after conflict the chat has a fresh conflict card.
+  if (outcome === 'needs_input') askConflictQuestion(state, app);
+  if (outcome === 'conflict') postConflictCard(state, app);
   const durationMs = turnMs * attempts;
   state.resolutions.push({
     app_id: app.id,

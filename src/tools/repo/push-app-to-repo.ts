@@ -1,14 +1,16 @@
 import { z } from 'zod';
 import type { PushOutcome } from '../../api/schemas.js';
+import type { Config } from '../../config.js';
 import { idText, quote, sanitize } from '../../text.js';
 import { defineTool, type ToolResult } from '../define.js';
 import { appId } from '../fields.js';
+import { nextCall } from '../format.js';
 
 export const pushAppToRepo = defineTool({
   name: 'push_app_to_repo',
   title: 'Push App to Repository',
   description:
-    "Push the app's latest saved version on the main line to its connected repohost repository (saved work, not the current chat turn). Saved versions are pushed automatically; use this to retry a failed push. Free; safe to repeat. A failed push is reported as an error with the reason.",
+    "Push the app's latest saved version to its repohost repository (saved work, not the current chat turn). Saved versions push automatically: use this to retry. Free, safe to repeat.",
   input: { app_id: appId },
   output: {
     pushed: z.boolean().describe('true: the repository moved forward'),
@@ -20,13 +22,14 @@ export const pushAppToRepo = defineTool({
     403: 'The credential may not push this app: it needs editor access, and workspace API keys are refused by repository endpoints.',
     404: 'App not found (or not in the credential\'s workspace).',
   },
-  async run({ app_id }, { api, signal }) {
+  async run({ app_id }, { api, config, signal }) {
     const outcome = await api.pushAppToRepo(app_id, { signal });
-    return describePush(idText(app_id), outcome);
+    return describePush(config, app_id, outcome);
   },
 });
 
-function describePush(app: string, outcome: PushOutcome): ToolResult {
+function describePush(config: Pick<Config, 'appId'>, app_id: string, outcome: PushOutcome): ToolResult {
+  const app = idText(app_id);
   if (outcome.skipped) {
     return {
       isError: true,
@@ -38,7 +41,7 @@ function describePush(app: string, outcome: PushOutcome): ToolResult {
     return {
       isError: true,
       text: `Push FAILED for app ${app}: ${quote(outcome.error ?? 'no reason given', 300)}`,
-      next: 'Fix the repository connection (reconnect it if revoked or in error, pull first if the repository moved on), then call push_app_to_repo again.',
+      next: `If the repository moved on, call ${nextCall(config, 'pull_repo_changes', { app_id })} first; if the connection is revoked or in error, reconnect it in the service; then call push_app_to_repo again.`,
     };
   }
   const commit = outcome.commit_hash ? idText(outcome.commit_hash) : undefined;

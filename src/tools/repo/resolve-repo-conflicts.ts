@@ -1,16 +1,16 @@
 import { z } from 'zod';
+import type { Config } from '../../config.js';
 import { duration, idText, quote, sanitize } from '../../text.js';
-import { defineTool, type ToolContext, type ToolResult } from '../define.js';
+import { defineTool, type ToolResult } from '../define.js';
 import { appId } from '../fields.js';
-
-/** Issue 4.4 asks for a progress notification at least every 15 s; 10 s leaves room for a slow loop. */
-export const PROGRESS_EVERY_MS = 10_000;
+import { nextCall } from '../format.js';
+import { withProgress } from '../progress.js';
 
 export const resolveRepoConflicts = defineTool({
   name: 'resolve_repo_conflicts',
   title: 'Resolve Repository Conflicts',
   description:
-    "Run an AI turn over the files a repohost pull left in merge conflict and publish the result on the repository's default branch. Consumes credits; can take minutes. Two calls: the first returns a cost warning for the user; after they agree, repeat with confirm: true. Never retried.",
+    "Run an AI turn over the files pull_repo_changes left in merge conflict and publish the result on the default branch. Consumes credits; can take minutes; never retried.",
   input: { app_id: appId },
   output: {
     status: z.string().describe('resolved, apply_pending, needs_input, conflict or failed'),
@@ -28,7 +28,7 @@ export const resolveRepoConflicts = defineTool({
       ],
     }),
     unknownOutcome:
-      "The AI run may still finish and publish to the default branch, and credits may have been used. Check the repository's default branch and the app's chat in the service before resolving again.",
+      "The AI run may still finish and publish to the default branch, and credits may have been used. Check the repository's default branch and the app's chat (read_app_conversation) before resolving again.",
   },
   statusHints: {
     400: 'Refused; no AI turn ran and no credits were used. Usually the workspace is out of credits: add credits in the service, then start over with a new warning.',
@@ -38,37 +38,18 @@ export const resolveRepoConflicts = defineTool({
     429: 'Rate limit: pull and conflict resolution share 20 requests per minute. Nothing ran (never retried automatically); wait a minute, then start over with a new warning.',
   },
   async run({ app_id }, ctx) {
-    const ticking = new AbortController();
-    const stop = () => ticking.abort();
-    ctx.signal.addEventListener('abort', stop, { once: true });
-    void keepAlive(ctx, ticking.signal);
-    try {
-      const outcome = await ctx.api.resolveRepoConflicts(app_id, { signal: ctx.signal });
-      const message = typeof outcome.message === 'string' && outcome.message.trim() ? outcome.message : undefined;
-      return describeOutcome(idText(app_id), sanitize(outcome.status, 40), message);
-    } finally {
-      stop();
-      ctx.signal.removeEventListener('abort', stop);
-    }
+    const outcome = await withProgress(ctx, 'AI conflict resolution', () => ctx.api.resolveRepoConflicts(app_id, { signal: ctx.signal }));
+    const message = typeof outcome.message === 'string' && outcome.message.trim() ? outcome.message : undefined;
+    return describeOutcome(ctx.config, app_id, sanitize(outcome.status, 40), message);
   },
 });
 
-/** Progress while the HTTP request is open, so clients that reset their timeout on progress keep waiting. */
-async function keepAlive(ctx: ToolContext, stopped: AbortSignal): Promise<void> {
-  const started = ctx.clock.now();
-  await ctx.progress('AI conflict resolution started; waiting for the service.');
-  for (;;) {
-    try {
-      await ctx.clock.sleep(PROGRESS_EVERY_MS, stopped);
-    } catch {
-      return; // the request ended or was cancelled
-    }
-    if (stopped.aborted) return;
-    await ctx.progress(`AI conflict resolution still running (${duration(ctx.clock.now() - started)} so far).`);
-  }
-}
+/** A readable reason that tells the caller to pull first (the sandbox and the service both say so). */
+const SAYS_PULL = /\bpull/i;
 
-function describeOutcome(app: string, status: string, message: string | undefined): ToolResult {
+function describeOutcome(config: Pick<Config, 'appId'>, app_id: string, status: string, message: string | undefined): ToolResult {
+  const app = idText(app_id);
+  const call = (tool: string) => nextCall(config, tool, { app_id });
   const said = message ? ` The service said: ${quote(message, 300)}` : '';
   const structured = { status, ...(message ? { message: sanitize(message, 300) } : {}) };
   switch (status) {
@@ -76,7 +57,7 @@ function describeOutcome(app: string, status: string, message: string | undefine
       return {
         structured,
         text: `Conflicts of app ${app} RESOLVED: the resolution is published on the repository's default branch.${said}`,
-        next: 'Nothing more is needed: the repository already has the resolution (no push needed). Verify the default branch if you like.',
+        next: `If a push of the app failed earlier because the repository had moved on, call ${call('push_app_to_repo')} now; otherwise nothing more is needed.`,
       };
     case 'apply_pending':
       return {
@@ -87,21 +68,28 @@ function describeOutcome(app: string, status: string, message: string | undefine
     case 'needs_input':
       return {
         structured,
-        text: `The AI run for app ${app} needs input (needs_input): it asked a question in the app's chat.${said}`,
-        next: "Answer the question in the app's chat in the service, then check the repository's default branch.",
+        text: `The AI run for app ${app} needs input (needs_input): it asked a question in the app's chat, and the conflicts stay in place until it is answered. Credits were used.${said}`,
+        next: `Read the question with ${call('read_app_conversation')}, answer it with send_app_chat_message, then call resolve_repo_conflicts again (a new warning).`,
       };
     case 'conflict':
       return {
         isError: true,
         text: `Conflicts of app ${app} NOT resolved (conflict): they are left in place, and the app's chat has a fresh conflict card. Credits were used.${said}`,
-        next: 'Resolve them by hand, or try again: a new attempt needs a new warning and consumes credits again.',
+        next: `Read the conflict card with ${call('read_app_conversation')}, then resolve by hand or try again (a new warning; it consumes credits again).`,
       };
     case 'failed':
+      if (message && SAYS_PULL.test(message)) {
+        return {
+          isError: true,
+          text: `Conflict resolution for app ${app} FAILED.${said}`,
+          next: `Call ${call('pull_repo_changes')} first; if it reports merge_conflict, start over with a new warning.`,
+        };
+      }
       return message
         ? {
             isError: true,
             text: `Conflict resolution for app ${app} FAILED.${said}`,
-            next: 'Act on what the service said (for example pull first), then start over with a new warning.',
+            next: 'Act on what the service said, then start over with a new warning.',
           }
         : {
             isError: true,
@@ -112,7 +100,7 @@ function describeOutcome(app: string, status: string, message: string | undefine
       return {
         isError: true,
         text: `Conflict resolution for app ${app} ended with an unrecognised status ${quote(status, 40)}.${said}`,
-        next: "Check the repository's default branch and the app's chat before trying again.",
+        next: `Check the repository's default branch and the app's chat (${call('read_app_conversation')}) before trying again.`,
       };
   }
 }

@@ -1,0 +1,102 @@
+import { z } from 'zod';
+import type { ChatMessage } from '../../api/schemas.js';
+import { idText, quote } from '../../text.js';
+import { defineTool, type ToolContext, type ToolResult } from '../define.js';
+import { appId } from '../fields.js';
+import { approxTokens, nextCall, plural } from '../format.js';
+import { shownMessage, toolCallsText, type ShownMessage } from './messages.js';
+
+/** A conversation read, not an export: the newest messages are the ones a next step needs. */
+const MAX_LIMIT = 50;
+/** Characters of each message shown; a waiting question gets more, since the user must read it. */
+const CONTENT_CHARS = 300;
+const QUESTION_CHARS = 800;
+/** Rough tokens the message lines may take; the structured copy is as large, so both stay under 2,000. */
+const LINES_BUDGET = 700;
+
+export const readAppConversation = defineTool({
+  name: 'read_app_conversation',
+  title: 'Read App Conversation',
+  description:
+    "Read the app's builder chat: recent messages, oldest first, with tool calls and their status. Flags a question the AI waits on; answer it with send_app_chat_message.",
+  input: {
+    app_id: appId,
+    limit: z.int().min(1).max(MAX_LIMIT).default(10).describe('How many of the newest messages to read.'),
+  },
+  output: {
+    messages: z.array(
+      z.strictObject({
+        role: z.string(),
+        content: z.string().describe('Trimmed; empty when the turn was carried by tool calls.'),
+        tool_calls: z.array(z.strictObject({ name: z.string(), status: z.string() })),
+      }),
+    ),
+    hidden_skipped: z.number(),
+    left_out: z.number().describe('Older messages left out for size.'),
+    waiting_for_input: z.boolean().describe('true: the AI waits for an answer.'),
+  },
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  cost: 'none',
+  statusHints: {
+    401: 'The credential is missing, invalid or expired: set APPMGMT_ACCESS_TOKEN to a valid personal access token.',
+    403: "The credential may not read this app's chat; workspace API keys are refused by chat endpoints.",
+    404: "App not found (or not in the credential's workspace).",
+  },
+  async run({ app_id, limit }, ctx) {
+    const conversation = await ctx.api.readAppConversation(app_id, limit, { signal: ctx.signal });
+    return describeConversation(ctx, app_id, conversation.messages.slice(-limit));
+  },
+});
+
+function describeConversation(ctx: ToolContext, app_id: string, recent: ChatMessage[]): ToolResult {
+  const visible = recent.filter((message) => !message.hidden);
+  const shown = withinBudget(visible);
+  const leftOut = visible.length - shown.length;
+  const waiting = shown.filter((message) => message.waiting).at(-1);
+  const hidden = recent.length - visible.length;
+  const notes = [hidden ? `${hidden} hidden skipped` : '', leftOut ? `${leftOut} older left out for size` : ''].filter(Boolean);
+  const lines = [
+    shown.length
+      ? `Conversation of app ${idText(app_id)}: ${plural(shown.length, 'message')}, oldest first${notes.length ? ` (${notes.join('; ')})` : ''}.`
+      : `The conversation of app ${idText(app_id)} has no visible messages${hidden ? ` (${hidden} hidden skipped)` : ''}.`,
+    ...shown.map((message, i) => `${i + 1}. ${lineOf(message)}`),
+  ];
+  if (waiting) lines.push(`THE AI IS WAITING FOR AN ANSWER to message ${shown.indexOf(waiting) + 1}: it cannot continue until the user answers.`);
+  return {
+    text: lines.join('\n'),
+    next: waiting
+      ? `Show the question to the user and send their answer with ${nextCall(ctx.config, 'send_app_chat_message', { app_id, content: "<the user's answer>" })} (it consumes credits; a confirmation will be asked).`
+      : 'Nothing more is needed.',
+    structured: {
+      messages: shown.map((message) => ({ role: message.role, content: message.content, tool_calls: message.toolCalls })),
+      hidden_skipped: hidden,
+      left_out: leftOut,
+      waiting_for_input: waiting !== undefined,
+    },
+  };
+}
+
+function lineOf(message: ShownMessage): string {
+  const content = message.content ? quote(message.content, QUESTION_CHARS) : '(no text)';
+  return `${message.role}: ${content}${message.toolCalls.length ? `. ${toolCallsText(message)}` : ''}`;
+}
+
+/**
+ * The newest messages whose lines fit the budget, oldest first: at least the newest one, and a
+ * waiting question even when older messages around it no longer fit.
+ */
+function withinBudget(visible: ChatMessage[]): ShownMessage[] {
+  const kept: ShownMessage[] = [];
+  let used = 0;
+  let full = false;
+  for (let i = visible.length - 1; i >= 0; i--) {
+    const probe = shownMessage(visible[i]!, CONTENT_CHARS);
+    const message = probe.waiting ? shownMessage(visible[i]!, QUESTION_CHARS) : probe;
+    const cost = approxTokens(lineOf(message));
+    full ||= kept.length > 0 && used + cost > LINES_BUDGET;
+    if (full && !message.waiting) continue;
+    kept.unshift(message);
+    used += cost;
+  }
+  return kept;
+}

@@ -1,0 +1,117 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import type { ChatTurn } from '../../api/schemas.js';
+import type { Config } from '../../config.js';
+import { duration, idText, quote, sanitize } from '../../text.js';
+import { defineTool, type ToolResult } from '../define.js';
+import { appId, text } from '../fields.js';
+import { nextCall } from '../format.js';
+import { withProgress } from '../progress.js';
+import { newestReply, toolCallsText } from './messages.js';
+
+/** A message to a builder, not a document: long enough for a detailed request, small enough to confirm. */
+export const MAX_CONTENT_CHARS = 8_000;
+/** Characters of the message the warning quotes; its full length is shown too. */
+const WARNING_QUOTE_CHARS = 600;
+/** Characters of the builder's reply shown: keeps the result well under 2,000 tokens. */
+const REPLY_CHARS = 1_500;
+
+export const sendAppChatMessage = defineTool({
+  name: 'send_app_chat_message',
+  title: 'Send App Chat Message',
+  description:
+    "One turn of the app's AI builder: consumes credits, can change the app, can take minutes. Returns the reply (or that it was queued) and flags questions the AI waits on.",
+  input: {
+    app_id: appId,
+    content: text(MAX_CONTENT_CHARS).transform((value) => value.trim()).refine((value) => value.length > 0, 'must not be blank').describe('The message, in the user\'s words.'),
+  },
+  output: {
+    queued: z.boolean().describe('true: the builder was busy; the message waits in its queue, no reply yet.'),
+    state: z.string().optional().describe('completed or processing'),
+    reply: z.string().optional().describe("The builder's newest reply, trimmed; empty when the turn worked through tool calls."),
+    tool_calls: z.array(z.strictObject({ name: z.string(), status: z.string() })).optional().describe("The reply's tool calls."),
+    waiting_for_input: z.boolean().describe('true: the AI asked a question and cannot continue until it is answered.'),
+  },
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+  cost: 'credits',
+  gate: {
+    warn: ({ app_id, content }, { config }) => ({
+      action: `Send a message to the AI builder of app ${idText(app_id)} (one builder turn)`,
+      cost: 'the credits of one builder turn; the turn can change the app.',
+      details: [
+        `Message (${content.length} characters): ${quote(content, WARNING_QUOTE_CHARS)}`,
+        'Request: POST {"content": <the message>} with an X-Request-ID header, so the service runs a repeat with the same id at most once within 10 minutes.',
+        `It can take minutes: this server waits up to ${duration(config.resolveTimeoutMs)} (APPMGMT_RESOLVE_TIMEOUT_MS) and sends progress meanwhile.`,
+        'If the builder is busy, the message is queued (up to 7) and runs later, using credits then.',
+      ],
+    }),
+    unknownOutcome:
+      "The builder turn may still run, change the app and use credits. Read the conversation with read_app_conversation to see whether the message arrived before sending it again.",
+    requestId: true,
+  },
+  statusHints: {
+    400: 'The service refused the message; no builder turn ran. Fix what it says, then start over with a new warning.',
+    401: 'The credential is missing, invalid or expired: set APPMGMT_ACCESS_TOKEN to a valid personal access token.',
+    403: "The credential may not chat with this app's builder: it needs editor access, and workspace API keys are refused by chat endpoints.",
+    404: "App not found (or not in the credential's workspace).",
+    422: 'The message was rejected as invalid (for example empty or too long); nothing ran.',
+    429: "Rate limit, or the builder's queue is full (7 waiting messages): nothing was queued. Wait a few minutes, then start over with a new warning.",
+  },
+  async run({ app_id, content }, ctx) {
+    // The gate sets requestId on every confirmed call; a fresh one keeps any other caller safe too.
+    const requestId = ctx.requestId ?? randomUUID();
+    const turn = await withProgress(ctx, 'Builder turn', () => ctx.api.sendAppChatMessage(app_id, content, requestId, { signal: ctx.signal }));
+    return describeTurn(ctx.config, app_id, turn);
+  },
+});
+
+function describeTurn(config: Pick<Config, 'appId'>, app_id: string, turn: ChatTurn): ToolResult {
+  const app = `app ${idText(app_id)}${turn.name ? ` (${quote(turn.name, 80)})` : ''}`;
+  const read = nextCall(config, 'read_app_conversation', { app_id });
+  if (turn.queued) {
+    return {
+      text: `QUEUED, no reply yet: the builder of ${app} was busy, so the message waits in its queue (up to 7 messages) and runs when the builder is free, using credits then.`,
+      next: `Call ${read} in a few minutes to read the reply; do not send the message again.`,
+      structured: { queued: true, waiting_for_input: false },
+    };
+  }
+  const state = sanitize(turn.status?.state ?? 'unknown', 40);
+  const reply = newestReply(turn.conversation?.messages ?? [], REPLY_CHARS);
+  if (state === 'paywall') {
+    return {
+      isError: true,
+      text: `NOT RUN: the workspace of ${app} is out of credits (paywall); no work was done.`,
+      next: 'Add credits in the service, then send the message again (a new warning).',
+    };
+  }
+  if (state === 'error') {
+    const source = turn.status?.error_source ? ` (error_source ${quote(turn.status.error_source, 60)})` : '';
+    return {
+      isError: true,
+      text: `The builder turn on ${app} FAILED: status error${source}. Credits may have been used.${reply ? `\nLast reply: ${quote(reply.content, 300)}` : ''}`,
+      next: `Read what happened with ${read} before sending again (a new message needs a new warning and consumes credits).`,
+    };
+  }
+  const lines = [state === 'processing' ? `The builder of ${app} is still working on the message (processing).` : `Builder turn on ${app} ${state === 'completed' ? 'completed' : `ended with state ${quote(state, 40)}`}.`];
+  if (!reply) lines.push('No reply from the builder was found in the answer.');
+  else if (reply.content) lines.push(`Reply: ${quote(reply.content, REPLY_CHARS)}`);
+  else lines.push('Reply: no text; the turn was carried by tool calls (work done, not an error).');
+  if (reply?.toolCalls.length) lines.push(toolCallsText(reply));
+  const waiting = reply?.waiting === true;
+  if (waiting) lines.push('WAITING FOR AN ANSWER: the AI asked a question and cannot continue until the user answers it.');
+  const next = waiting
+    ? `Show the question to the user and send their answer with ${nextCall(config, 'send_app_chat_message', { app_id, content: "<the user's answer>" })}.`
+    : state === 'processing' || !reply
+      ? `Call ${read} in a few minutes to read the reply.`
+      : `Nothing more is needed; if this answered a question of a conflict resolution, call ${nextCall(config, 'resolve_repo_conflicts', { app_id })} again.`;
+  return {
+    text: lines.join('\n'),
+    next,
+    structured: {
+      queued: false,
+      state,
+      ...(reply ? { reply: reply.content, tool_calls: reply.toolCalls } : {}),
+      waiting_for_input: waiting,
+    },
+  };
+}
