@@ -35,7 +35,9 @@ function mcpb(...args) {
 function packageImports(file) {
   const source = readFileSync(file, 'utf8');
   const specifiers = [...source.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)["']([^"'./][^"']*)["']/g)].map((m) => m[1]);
-  return specifiers.filter((name) => !name.startsWith('node:') && !builtinModules.includes(name.split('/')[0]));
+  // Only what could be a package name: minified code also has strings such as "from" next to a quote.
+  const packageName = /^(@[a-z0-9~][\w.~-]*\/)?[a-z0-9~][\w.~-]*(\/[\w.~/-]*)?$/;
+  return specifiers.filter((name) => packageName.test(name) && !name.startsWith('node:') && !builtinModules.includes(name.split('/')[0]));
 }
 
 const dist = join(root, 'dist');

@@ -157,6 +157,7 @@ function retryAdvice({ status, retryAfterSeconds }: ApiError): string {
       : 'Retry after a short wait (about a minute).';
   }
   if (status >= 500) return 'A retry later may help.';
+  if (status === 409) return 'The service was busy with a related change: read the current state before retrying.';
   return 'Retrying the same request will not help until the cause is fixed.';
 }
 

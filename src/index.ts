@@ -28,7 +28,7 @@ async function main(argv: string[]): Promise<void> {
 
 /** Starts the simulated service in this process and points the config at it with demo credentials. */
 async function attachSandbox(config: Config, worldFile?: string) {
-  const sandbox = await startSandboxFrom(worldFile, { control: false, unref: true });
+  const [sandbox, { directoryOf }] = await Promise.all([startSandboxFrom(worldFile, { control: false, unref: true }), import('./sandbox/directory.js')]);
   const { accessToken, apiKey, monitoringApiKey } = sandbox.simulation.credentials;
   Object.assign(config, {
     baseUrl: sandbox.url,
@@ -37,6 +37,7 @@ async function attachSandbox(config: Config, worldFile?: string) {
     apiKey,
     monitoringApiKey,
     sandbox: true,
+    sandboxDirectory: directoryOf(sandbox.simulation.world, accessToken),
   } satisfies Partial<Config>);
 }
 

@@ -75,9 +75,12 @@ export function redactor(secrets: readonly string[]): Redact {
   const unique = [...new Set(secrets)].filter((secret) => secret.length >= MIN_SECRET).sort((a, b) => b.length - a.length);
   if (unique.length === 0) return (text) => text;
   const patterns = unique.flatMap(patternsFor);
+  const cores = unique.flatMap(base64Cores);
+  const encoded = cores.length ? new RegExp(cores.map(escape).join('|'), 'g') : undefined;
   return (text) => {
     let out = text;
     for (const pattern of patterns) out = out.replace(pattern, REDACTED);
+    if (encoded) out = redactRuns(out, encoded);
     return cutPrefixes(out, unique);
   };
 }
@@ -86,12 +89,33 @@ function patternsFor(secret: string): RegExp[] {
   const split = Array.from(secret).map(escape).join(`${INVISIBLE_CLASS}*`);
   const literal = new Set([encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1)]);
   literal.delete(secret);
-  const cores = base64Cores(secret);
-  return [
-    new RegExp(split, 'gu'),
-    ...[...literal].map((form) => new RegExp(escape(form), 'g')),
-    ...(cores.length ? [new RegExp(`[A-Za-z0-9+/_-]*(?:${cores.map(escape).join('|')})[A-Za-z0-9+/_-]*={0,2}`, 'g')] : []),
-  ];
+  return [new RegExp(split, 'gu'), ...[...literal].map((form) => new RegExp(escape(form), 'g'))];
+}
+
+const BASE64_CHAR = /[A-Za-z0-9+/_=-]/;
+
+/**
+ * Replaces the whole base64 run around each encoded secret. The run is widened by hand rather than
+ * by a regex with a leading `[…]*`, which backtracks quadratically on long runs (a data URL).
+ */
+function redactRuns(text: string, encoded: RegExp): string {
+  const spans: Array<[number, number]> = [];
+  for (const match of text.matchAll(encoded)) {
+    let start = match.index;
+    let end = start + match[0].length;
+    if (spans.length > 0 && start < spans[spans.length - 1]![1]) continue;
+    while (start > 0 && BASE64_CHAR.test(text[start - 1]!)) start--;
+    while (end < text.length && BASE64_CHAR.test(text[end]!)) end++;
+    spans.push([start, end]);
+  }
+  if (spans.length === 0) return text;
+  let out = '';
+  let from = 0;
+  for (const [start, end] of spans) {
+    out += `${text.slice(from, start)}${REDACTED}`;
+    from = end;
+  }
+  return out + text.slice(from);
 }
 
 /**

@@ -12,7 +12,20 @@ describe('server modes and boundary', () => {
   it('registers only the read tools in read-only mode', async () => {
     h = await connect({ config: { readOnly: true } });
     const names = (await h.client.listTools()).tools.map((tool) => tool.name);
-    expect(names).toEqual(['list_campaign_suggestions', 'get_scheduling_job', 'get_workspace_analytics']);
+    expect(names).toEqual([
+      'check_connection',
+      'get_workspace_analytics',
+      'preview_app_email',
+      'list_email_templates',
+      'get_email_template',
+      'list_ad_campaigns',
+      'get_ad_campaign',
+      'list_campaign_suggestions',
+      'list_group_shares',
+      'list_social_posts',
+      'get_scheduling_job',
+      'read_app_conversation',
+    ]);
   });
 
   it('checks read-only mode again in every write handler, before anything is sent', async () => {
@@ -27,13 +40,23 @@ describe('server modes and boundary', () => {
   it('enables only the named tools', async () => {
     h = await connect({ config: { tools: ['push_app_to_repo', 'get_scheduling_job'] } });
     const names = (await h.client.listTools()).tools.map((tool) => tool.name);
-    expect(names).toEqual(['get_scheduling_job', 'push_app_to_repo']);
+    // check_connection is always offered: it tells the user what is set up.
+    expect(names).toEqual(['check_connection', 'get_scheduling_job', 'push_app_to_repo']);
   });
 
   it('refuses an unknown tool name and lists the valid ones', async () => {
     await expect(connect({ config: { tools: ['push_app', 'get_scheduling_job'] } })).rejects.toThrow(
-      /Unknown tool push_app .*Valid names: customize_app_email, create_ad_campaign/,
+      /Unknown tool push_app .*Valid names: check_connection, get_workspace_analytics, customize_app_email/,
     );
+  });
+
+  it('offers only the toolsets asked for, and check_connection always', async () => {
+    h = await connect({ config: { toolsets: ['repo', 'chat'] } });
+    const names = (await h.client.listTools()).tools.map((tool) => tool.name);
+    expect(names).toEqual(['check_connection', 'pull_repo_changes', 'resolve_repo_conflicts', 'push_app_to_repo', 'send_app_chat_message', 'read_app_conversation']);
+    await h.close();
+    h = await connect({ config: { toolsets: ['campaigns'], readOnly: true } });
+    expect((await h.client.listTools()).tools.map((tool) => tool.name)).toEqual(['check_connection', 'list_ad_campaigns', 'get_ad_campaign', 'list_campaign_suggestions']);
   });
 
   it('scopes every tool to one app: app_id leaves the schemas and is filled in', async () => {

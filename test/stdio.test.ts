@@ -2,6 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { describe, expect, it } from 'vitest';
+import { TOOLS } from '../src/tools/index.js';
 import { BIN, cleanEnv } from './process.js';
 
 // These tests run the built bundle as a client would; `npm test` builds it first.
@@ -13,7 +14,7 @@ describe('the built server over stdio', () => {
     await client.connect(transport);
     try {
       const { tools } = await client.listTools();
-      expect(tools).toHaveLength(8);
+      expect(tools).toHaveLength(TOOLS.length);
       const result = await client.callTool({ name: 'push_app_to_repo', arguments: { app_id: 'app_demo' } });
       const text = (result.content as Array<{ text: string }>)[0]?.text ?? '';
       expect(text).toMatch(/^\[sandbox\] /);

@@ -39,6 +39,16 @@ const conflicts = {
   conflicted_files: ['src/pages/Home.tsx', 'src/lib/schedule.ts'],
 };
 
+/** app_demo's builder chat so far: a turn carried by tool calls (no text) and an internal, hidden note. */
+const DEMO_CHAT = {
+  messages: [
+    { id: 'msg_seed_1', role: 'user' as const, content: 'Add a weekly view to the planner, starting on Monday.' },
+    { id: 'msg_seed_2', role: 'assistant' as const, content: '', tool_calls: [{ id: 'call_seed_1', name: 'edit_files', status: 'completed' }] },
+    { id: 'msg_seed_3', role: 'assistant' as const, content: 'Context refreshed after the last saved version.', hidden: true },
+    { id: 'msg_seed_4', role: 'assistant' as const, content: 'Done: the planner has a weekly view that starts on Monday.' },
+  ],
+};
+
 export const DEFAULT_APPS: WorldInput['apps'] = [
   {
     id: 'app_demo',
@@ -46,10 +56,32 @@ export const DEFAULT_APPS: WorldInput['apps'] = [
     name: 'Demo Planner',
     roles: ['user', 'editor', 'admin'],
     direct_roles: { mem_dana: 'admin', mem_hana: 'editor' },
-    email_templates: [{ template_id: 'tpl_seed_invite', email_type: 'user_invite' }],
+    email_templates: [
+      { template_id: 'tpl_seed_invite', email_type: 'user_invite', updated_offset_ms: -20 * 86_400_000 },
+      // An ordinary template: a workflow sends it by name, so deleting it breaks that workflow's sends.
+      {
+        template_id: 'tpl_seed_digest',
+        name: 'WeeklyDigest',
+        subject: 'Your week in {{app_name}}',
+        html: '<html><body><h1>Your week</h1><p>Hi {{first_name}}, here is what happened this week.</p><p>{{digest_items}}</p></body></html>',
+        updated_offset_ms: -5 * 86_400_000,
+      },
+    ],
     group_shares: [{ group_id: 'grp_support', role: 'user', share_id: 'gsh_seed_support' }],
     invited_members: ['mem_ivy'],
-    repository: { ...conflicts, name: 'demo-studio/demo-planner' },
+    // The conflict workflow: a pull meets conflicting commits, the resolution asks a question in the
+    // chat, the answer lets the next resolution resolve, and the saved version still to push goes out.
+    repository: {
+      connection: 'healthy',
+      name: 'demo-studio/demo-planner',
+      remote_commits_ahead: 2,
+      remote_conflicts: true,
+      conflicted_files: conflicts.conflicted_files,
+      resolution_outcome: 'needs_input',
+      conflict_question:
+        'The repository renamed weekStart to startOfWeek in src/lib/schedule.ts and starts weeks on Sunday, while the app starts them on Monday in src/pages/Home.tsx. Which start of the week should the merged version use?',
+    },
+    chat: DEMO_CHAT,
   },
   { id: 'app_shop', workspace_id: 'ws_demo', name: 'Shop Front', repository: { connection: 'none' } },
   { id: 'app_blog', workspace_id: 'ws_demo', name: 'Team Blog', repository: { connection: 'error', name: 'demo-studio/blog' } },
@@ -71,7 +103,7 @@ export const DEFAULT_APPS: WorldInput['apps'] = [
     id: 'app_notes',
     workspace_id: 'ws_demo',
     name: 'Notes',
-    repository: { connection: 'healthy', name: 'demo-studio/notes', has_saved_version: false },
+    repository: { connection: 'healthy', name: 'demo-studio/notes', has_saved_version: false, remote_commits_ahead: 3 },
   },
   { id: 'app_blocked', workspace_id: 'ws_demo', name: 'Blocked App', blocked: true },
   {

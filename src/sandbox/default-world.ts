@@ -7,11 +7,12 @@
  * | workspace   | ws_free              | free plan (no paid features, no groups), no payment method, 0 credits |
  * | workspace   | ws_eu                | EU advertiser without political declaration, EUR, tracking not verified (PAUSED) |
  * | workspace   | ws_overdue           | payment method but account not in good standing (402), GBP           |
- * | app         | app_demo             | ws_demo main app: healthy repo with merge conflicts, unpushed version |
+ * | app         | app_demo             | ws_demo main app: 2 remote commits that conflict (pull: merge_conflict), |
+ * |             |                      | resolution asks a question in the chat first, unpushed saved version  |
  * | app         | app_shop / app_blog / app_wiki / app_crm | repo none / error / revoked / no installation      |
  * | app         | app_docs             | conflicts and the remote moved on (one automatic retry; push fails)  |
  * | app         | app_forum            | resolution ends needs_input; latest version already pushed           |
- * | app         | app_notes            | nothing saved: nothing to push                                       |
+ * | app         | app_notes            | nothing saved: nothing to push; 3 new remote commits, a clean pull    |
  * | app         | app_blocked          | blocked app (email customization 403)                                |
  * | app         | app_free, app_eu, app_overdue | the failure workspaces' apps                                |
  * | campaign    | cmp_demo             | app_demo PERFORMANCE_MAX: own + adnet suggestions (one with no campaign: action null) |
@@ -22,6 +23,8 @@
  * | job         | job_partial          | app_demo: completes after 4 s with plan-limited and failed posts     |
  * | group       | grp_design, grp_sales| ws_demo, not shared yet; mem_eli is in both, mem_gus has no account  |
  * | group       | grp_support          | ws_demo, already shared with app_demo (already_shared)               |
+ * | template    | tpl_seed_invite      | app_demo's own UserInvite email; the other three are built-in; no own domain (a customized email_verification is custom_not_sent) |
+ * | template    | tpl_seed_digest      | app_demo "WeeklyDigest", an ordinary template a workflow sends by name |
  * | token       | pat_demo_owner       | owner, full_access (demo accessToken)                                |
  * | token       | pat_demo_owner_ro    | owner, read_only                                                     |
  * | token       | pat_demo_owner_shop  | owner, full_access, reaches app_shop only                            |
@@ -39,6 +42,7 @@
  */
 import { DEFAULT_APPS, DEFAULT_GROUPS } from './default-world-apps.js';
 import { DEFAULT_CAMPAIGNS, DEFAULT_JOBS } from './default-world-activity.js';
+import { DEFAULT_POSTS } from './default-world-social.js';
 import { DEFAULT_CREDENTIALS, DEFAULT_USERS, DEFAULT_WORKSPACES } from './default-world-people.js';
 import { parseWorld, type World, type WorldInput } from './world.js';
 
@@ -65,6 +69,7 @@ export const DEFAULT_WORLD: WorldInput = {
   apps: DEFAULT_APPS,
   campaigns: DEFAULT_CAMPAIGNS,
   jobs: DEFAULT_JOBS,
+  posts: DEFAULT_POSTS,
 };
 
 /** The notable ids of the default world, for tests and demos. */

@@ -10,8 +10,17 @@ const SCENARIOS: Record<string, { about: string; apply(state: State): void }> = 
     },
   },
   adnet_unreachable: {
-    about: 'the ad platform does not answer: suggestions hold only the service\'s own, creation answers 409',
+    about: 'the ad platform does not answer: suggestions hold only the service\'s own; creation, pause, resume, delete and budget apply take effect but answer 409',
     apply: (state) => void (state.flags.adnetUnreachable = true),
+  },
+  budget_recommendation_changed: {
+    about: 'the ad platform raises every open budget recommendation by 5.00: applying a figure read earlier answers 409',
+    apply: (state) =>
+      state.campaigns.forEach((campaign) =>
+        campaign.adnet_recommendations.forEach((rec) => {
+          if (rec.recommendation_type === 'CAMPAIGN_BUDGET' && !rec.applied) rec.recommended_budget_micros = (rec.recommended_budget_micros ?? 0) + 5_000_000;
+        }),
+      ),
   },
   out_of_credits: {
     about: 'every workspace has 0 credits: conflict resolution answers 400',
@@ -43,6 +52,15 @@ const SCENARIOS: Record<string, { about: string; apply(state: State): void }> = 
   resolution_failed: {
     about: 'conflict resolution ends with no outcome',
     apply: (state) => void (state.flags.resolutionOutcome = 'failed'),
+  },
+  builder_busy: {
+    about: 'every app\'s builder runs a turn for the next 5 minutes: chat messages queue, pulls answer sync_in_progress',
+    apply: (state) =>
+      state.apps.forEach((app) => (app.chat.busy_until_ms = state.clock.now() - state.startedAt + 5 * 60_000)),
+  },
+  chat_turn_error: {
+    about: 'builder turns fail: chat answers carry status error with error_source "agent"',
+    apply: (state) => state.apps.forEach((app) => (app.chat.turn_error_source = 'agent')),
   },
   jobs_fail: {
     about: 'scheduling jobs that have not finished fail, at the end of sandbox_sync or of the phase they are in',

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { BuilderChatSchema } from './world-schema-chat.js';
+import { EmailTemplateSchema } from './world-schema-emails.js';
 
 /** Zod schemas of the sandbox world's parts. Times are offsets from the moment the world starts. */
 
@@ -9,9 +11,9 @@ const Ms = z.number().int().nonnegative();
 export const WorkspaceRoleSchema = z.enum(['owner', 'admin', 'editor', 'member']);
 export const AppAccessSchema = z.enum(['editor', 'viewer']);
 export const PermissionSchema = z.enum(['full_access', 'read_only']);
-export const EmailTypeSchema = z.enum(['password_reset', 'email_verification', 'user_invite', 'access_approved']);
+export { EmailTypeSchema } from './world-schema-emails.js';
 export const ResolutionOutcomeSchema = z.enum(['resolved', 'apply_pending', 'needs_input', 'conflict', 'failed']);
-export const RateLimitedOperationSchema = z.enum(['email_customization', 'group_sharing', 'social_calendar', 'repo_sync']);
+export const RateLimitedOperationSchema = z.enum(['email_customization', 'group_sharing', 'social_calendar', 'social_calendar_writes', 'repo_sync']);
 
 export const WorkspaceSchema = z.strictObject({
   id: Id,
@@ -28,6 +30,8 @@ export const WorkspaceSchema = z.strictObject({
   eu_advertiser: z.boolean().default(false),
   political_declaration_on_file: z.boolean().default(false),
   conversion_tracking_verified: z.boolean(),
+  /** Suggestion ids dismissed for the whole account, oldest first (the service keeps a bounded number). */
+  dismissed_insights: z.array(z.string()).default([]),
   currency: z.string().regex(/^[A-Z]{3}$/, 'expected a three-letter currency code such as USD'),
   min_daily_budget_micros: Count,
   credits: Count,
@@ -100,8 +104,17 @@ export const RepositorySchema = z
     connection: z.enum(['none', 'error', 'revoked', 'no_installation', 'healthy']),
     name: z.string().default(''),
     default_branch: z.string().min(1).default('main'),
+    /** Conflicts left by a pull, waiting for a resolution (4.6). */
     merge_conflicts: z.boolean().default(false),
     conflicted_files: z.array(z.string()).default([]),
+    /** Commits on the default branch that the app does not have yet: a pull applies them. */
+    remote_commits_ahead: Count.default(0),
+    /** Those commits change what the app changed: a pull stops with merge_conflict and leaves conflicted_files. */
+    remote_conflicts: z.boolean().default(false),
+    /** What a resolution ending needs_input asks in the app's chat. */
+    conflict_question: z.string().min(1).default('Both sides changed the same lines of the conflicted files. Keep the app\'s version, the repository\'s, or combine them?'),
+    /** Set when a chat message answered that question: the next resolution resolves, the next pull completes the merge. */
+    conflict_question_answered: z.boolean().default(false),
     remote_moved_on: z.boolean().default(false),
     resolution_outcome: ResolutionOutcomeSchema.default('resolved'),
     /** Simulated length of one AI turn of conflict resolution. */
@@ -121,13 +134,24 @@ export const AppSchema = z.strictObject({
   roles: z.array(z.string().min(1)).min(1).default(['user', 'admin']),
   /** Member id -> role given directly to that person on this app. */
   direct_roles: z.record(Id, z.string().min(1)).default({}),
-  email_templates: z.array(z.strictObject({ template_id: Id, email_type: EmailTypeSchema })).default([]),
+  email_templates: z.array(EmailTemplateSchema).default([]),
+  /** The app sends from its own verified email domain and passed review: only then is its own email_verification version sent. */
+  sends_from_own_domain: z.boolean().default(false),
   group_shares: z
-    .array(z.strictObject({ group_id: Id, role: z.string().min(1).nullable(), share_id: Id.optional() }))
+    .array(
+      z.strictObject({
+        group_id: Id,
+        role: z.string().min(1).nullable(),
+        share_id: Id.optional(),
+        /** When it was shared, in ms from the moment the world starts (negative: before it). */
+        created_offset_ms: z.number().int().default(-14 * 86_400_000),
+      }),
+    )
     .default([]),
   /** Members already sent this app's invitation email. */
   invited_members: z.array(Id).default([]),
   repository: RepositorySchema,
+  chat: BuilderChatSchema,
 });
 
 export const DemoCredentialsSchema = z.strictObject({

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { AdnetSchema, CampaignSchema, JobSchema, WebSchema } from './world-schema-activity.js';
 import { AppSchema, CredentialsSchema, DemoCredentialsSchema, GroupSchema, UserSchema, WorkspaceSchema } from './world-schema.js';
+import { checkPosts, PostSchema } from './world-schema-social.js';
 
 export const WorldSchema = z
   .strictObject({
@@ -18,6 +19,8 @@ export const WorldSchema = z
     apps: z.array(AppSchema).default([]),
     campaigns: z.array(CampaignSchema).default([]),
     jobs: z.array(JobSchema).default([]),
+    /** The apps' social calendars. */
+    posts: z.array(PostSchema).default([]),
   })
   .superRefine(checkReferences);
 
@@ -104,6 +107,7 @@ function checkReferences(world: unknown, ctx: z.RefinementCtx): void {
   w.groups.forEach((group, i) => need(workspaces, group.workspace_id, ['groups', i, 'workspace_id'], 'workspace'));
   w.campaigns.forEach((campaign, i) => need(apps, campaign.app_id, ['campaigns', i, 'app_id'], 'app'));
   w.jobs.forEach((job, i) => need(apps, job.app_id, ['jobs', i, 'app_id'], 'app'));
+  checkPosts(w.posts, apps, issue);
 
   const secrets = new Set<string>();
   const credential = (secret: string, path: PropertyKey[]) => {

@@ -2,19 +2,26 @@ import { z } from 'zod';
 
 /** Input fields shared by several tools. */
 
+/**
+ * A string of `min` to `max` characters. The bound is checked here but stays out of the JSON
+ * schema: a model gains nothing from it, it costs tokens on every tool, and strict-mode converters
+ * (Anthropic's among them) reject length keywords.
+ */
+export const text = (max: number, min = 1) =>
+  z.string().refine((value) => value.length >= min && value.length <= max, {
+    message: min > 0 ? `must be ${min} to ${max} characters` : `must be at most ${max} characters`,
+  });
+
 /** An ID used as a path segment: non-empty, bounded, never a dot segment. */
 export const id = (description: string) =>
-  z
-    .string()
-    .min(1)
-    .max(200)
+  text(200)
     .refine((value) => !/^(\.|%2e){1,2}$/i.test(value), { message: 'must be an ID, not "." or ".."' })
     .describe(description);
 
-export const appId = id('ID of the app.');
+export const appId = id('App ID.');
 
 /** Added by the server to every costly tool; never sent to the API. */
 export const confirm = z
   .boolean()
   .optional()
-  .describe('Omit at first (a cost warning, nothing sent). true on the second call, same arguments, once the user agreed.');
+  .describe('Omit at first: you get a warning, nothing is sent. true only after the user agreed, same arguments.');

@@ -1,40 +1,77 @@
-import type { Config } from '../config.js';
+import type { Config, ToolsetName } from '../config.js';
 import { ConfigError } from '../errors.js';
 import { createAdCampaign } from './campaigns/create-ad-campaign.js';
 import { listCampaignSuggestions } from './campaigns/list-campaign-suggestions.js';
+import { applyBudgetRecommendation } from './campaigns/apply-budget-recommendation.js';
+import { deleteAdCampaign } from './campaigns/delete-ad-campaign.js';
+import { dismissCampaignSuggestion } from './campaigns/dismiss-campaign-suggestion.js';
+import { getAdCampaign } from './campaigns/get-ad-campaign.js';
+import { listAdCampaigns } from './campaigns/list-ad-campaigns.js';
+import { pauseAdCampaign } from './campaigns/pause-ad-campaign.js';
+import { resumeAdCampaign } from './campaigns/resume-ad-campaign.js';
 import type { AnyTool } from './define.js';
 import { customizeAppEmail } from './emails/customize-app-email.js';
+import { deleteEmailTemplate } from './emails/delete-email-template.js';
+import { getEmailTemplate } from './emails/get-email-template.js';
+import { listEmailTemplates } from './emails/list-email-templates.js';
+import { previewAppEmail } from './emails/preview-app-email.js';
+import { checkConnection } from './monitoring/check-connection.js';
 import { getWorkspaceAnalytics } from './monitoring/get-workspace-analytics.js';
 import { pushAppToRepo } from './repo/push-app-to-repo.js';
 import { resolveRepoConflicts } from './repo/resolve-repo-conflicts.js';
+import { pullRepoChanges } from './repo/pull-repo-changes.js';
+import { readAppConversation } from './chat/read-app-conversation.js';
+import { sendAppChatMessage } from './chat/send-app-chat-message.js';
 import { shareAppWithGroups } from './sharing/share-app-with-groups.js';
+import { listGroupShares } from './sharing/list-group-shares.js';
+import { removeGroupShare } from './sharing/remove-group-share.js';
+import { updateGroupShare } from './sharing/update-group-share.js';
 import { getSchedulingJob } from './social/get-scheduling-job.js';
+import { listSocialPosts } from './social/list-social-posts.js';
+import { startSchedulingPosts } from './social/start-scheduling-posts.js';
 
 /** The registry: every tool, grouped into toolsets, in the order tools/list shows them. */
 export const TOOLSETS = {
-  emails: [customizeAppEmail],
-  campaigns: [createAdCampaign, listCampaignSuggestions],
-  sharing: [shareAppWithGroups],
-  social: [getSchedulingJob],
-  repo: [resolveRepoConflicts, pushAppToRepo],
-  chat: [],
-  monitoring: [getWorkspaceAnalytics],
-} satisfies Record<string, AnyTool[]>;
-
-export type ToolsetName = keyof typeof TOOLSETS;
+  monitoring: [checkConnection, getWorkspaceAnalytics],
+  emails: [customizeAppEmail, previewAppEmail, listEmailTemplates, getEmailTemplate, deleteEmailTemplate],
+  campaigns: [
+    createAdCampaign,
+    listAdCampaigns,
+    getAdCampaign,
+    listCampaignSuggestions,
+    applyBudgetRecommendation,
+    dismissCampaignSuggestion,
+    pauseAdCampaign,
+    resumeAdCampaign,
+    deleteAdCampaign,
+  ],
+  sharing: [shareAppWithGroups, listGroupShares, updateGroupShare, removeGroupShare],
+  social: [listSocialPosts, startSchedulingPosts, getSchedulingJob],
+  repo: [pullRepoChanges, resolveRepoConflicts, pushAppToRepo],
+  chat: [sendAppChatMessage, readAppConversation],
+} satisfies Record<ToolsetName, AnyTool[]>;
 
 export const TOOLS: AnyTool[] = Object.values(TOOLSETS).flat();
 
 /**
- * The tools this configuration enables, in registry order: read-only mode and the tool list are
- * filters over one list, applied here.
+ * The tools this configuration enables, in registry order. Toolsets, read-only mode and the tool
+ * list are filters over one list, applied here; check_connection is always offered.
  * @throws ConfigError when APPMGMT_TOOLS / --tools names a tool that does not exist.
  */
-export function selectTools(config: Pick<Config, 'tools' | 'readOnly'>, all: AnyTool[] = TOOLS): AnyTool[] {
+export function selectTools(config: Pick<Config, 'tools' | 'toolsets' | 'readOnly'>, all: AnyTool[] = TOOLS): AnyTool[] {
   const names = all.map((tool) => tool.name);
   const unknown = (config.tools ?? []).filter((name) => !names.includes(name));
   if (unknown.length > 0) {
     throw new ConfigError(`Unknown tool ${unknown.join(', ')} in APPMGMT_TOOLS/--tools. Valid names: ${names.join(', ')}`);
   }
-  return all.filter((tool) => (!config.tools || config.tools.includes(tool.name)) && (!config.readOnly || tool.annotations.readOnlyHint));
+  const inToolsets = (tool: AnyTool) =>
+    !config.toolsets || config.toolsets.some((set) => (TOOLSETS[set] as AnyTool[]).some((member) => member.name === tool.name));
+  return all.filter(
+    (tool) =>
+      tool.name === ALWAYS_OFFERED ||
+      (inToolsets(tool) && (!config.tools || config.tools.includes(tool.name)) && (!config.readOnly || tool.annotations.readOnlyHint)),
+  );
 }
+
+/** The one tool every configuration offers: it tells a user what is set up. */
+const ALWAYS_OFFERED = 'check_connection';

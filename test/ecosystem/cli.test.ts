@@ -16,7 +16,7 @@ import { BIN, cleanEnv, runNode, type Exit } from '../process.js';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const pkg = JSON.parse(readFileSync(`${root}/package.json`, 'utf8'));
 const NAMES = TOOLS.map((tool) => tool.name);
-const READ_TOOLS = ['list_campaign_suggestions', 'get_scheduling_job', 'get_workspace_analytics'];
+const READ_TOOLS = TOOLS.filter((tool) => tool.annotations.readOnlyHint).map((tool) => tool.name);
 
 /** Runs the bin with stdin left open, as a terminal would: it must end by itself. */
 function run(args: string[], env: Record<string, string> = {}): Promise<Exit> {
@@ -74,7 +74,7 @@ describe('the command line', () => {
     {
       how: 'an unknown flag',
       args: ['--readonly'],
-      lines: ['Unknown flag --readonly; did you mean --read-only? The flags are --sandbox, --sandbox-world FILE, --read-only, --app-id ID, --tools a,b, --port N, --help, --version'],
+      lines: ['Unknown flag --readonly; did you mean --read-only? The flags are --sandbox, --sandbox-world FILE, --read-only, --app-id ID, --tools a,b, --toolsets a,b, --port N, --help, --version'],
     },
     { how: '--port without sandbox', args: ['--sandbox', '--port', '8080'], lines: ['--port applies only to the sandbox command: app-management-mcp sandbox --port N'] },
     { how: 'an unknown command', args: ['serve'], lines: ['Unknown command serve; the only command is sandbox (without one, the MCP server runs)'] },
@@ -123,8 +123,19 @@ describe('the command line', () => {
     }
   });
 
+  it('--toolsets and APPMGMT_TOOLSETS offer only those toolsets, plus check_connection', async () => {
+    const repo = ['check_connection', 'pull_repo_changes', 'resolve_repo_conflicts', 'push_app_to_repo'];
+    expect(await toolNames(['--sandbox', '--toolsets', 'repo'])).toEqual(repo);
+    expect(await toolNames(['--sandbox'], { APPMGMT_TOOLSETS: 'repo' })).toEqual(repo);
+    const exit = spawnSync(process.execPath, [BIN, '--toolsets', 'repo,campains'], { env: cleanEnv(), encoding: 'utf8', input: '' });
+    expect(exit.status).toBe(2);
+    expect(exit.stderr.trim()).toBe(
+      'app-management-mcp: --toolsets has unknown toolset campains; the toolsets are emails, campaigns, sharing, social, repo, chat, monitoring (or all)',
+    );
+  });
+
   it('--tools enables only the named tools, in registry order', async () => {
-    expect(await toolNames(['--sandbox', '--tools', 'push_app_to_repo, get_scheduling_job'])).toEqual(['get_scheduling_job', 'push_app_to_repo']);
+    expect(await toolNames(['--sandbox', '--tools', 'push_app_to_repo, get_scheduling_job'])).toEqual(['check_connection', 'get_scheduling_job', 'push_app_to_repo']);
   });
 
   it('--sandbox-world refuses a malformed world with the bad field, exit code 2', () => {

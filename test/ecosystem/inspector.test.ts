@@ -34,7 +34,13 @@ async function bounded<T, R>(items: T[], limit: number, job: (item: T) => Promis
 
 /** One call per tool against the sandbox world (app_demo, ws_demo, cmp_demo, job_empty, grp_design). */
 const CALLS: Array<{ tool: string; args: Record<string, unknown>; warning?: boolean }> = [
+  { tool: 'check_connection', args: {} },
+  { tool: 'get_workspace_analytics', args: { workspace_id: 'ws_demo' } },
   { tool: 'customize_app_email', args: { app_id: 'app_demo', email_type: 'password_reset' } },
+  { tool: 'preview_app_email', args: { app_id: 'app_demo', email_type: 'user_invite' } },
+  { tool: 'list_email_templates', args: { app_id: 'app_demo' } },
+  { tool: 'get_email_template', args: { app_id: 'app_demo', template_id: 'tpl_seed_digest' } },
+  { tool: 'delete_email_template', args: { app_id: 'app_demo', template_id: 'tpl_seed_digest' }, warning: true },
   {
     tool: 'create_ad_campaign',
     args: {
@@ -47,12 +53,35 @@ const CALLS: Array<{ tool: string; args: Record<string, unknown>; warning?: bool
     },
     warning: true,
   },
+  { tool: 'list_ad_campaigns', args: { app_id: 'app_demo' } },
+  { tool: 'get_ad_campaign', args: { app_id: 'app_demo', campaign_id: 'cmp_demo' } },
   { tool: 'list_campaign_suggestions', args: { app_id: 'app_demo', campaign_id: 'cmp_demo' } },
+  {
+    tool: 'apply_budget_recommendation',
+    args: {
+      app_id: 'app_demo',
+      campaign_id: 'cmp_demo',
+      recommendation_resource_name: 'customers/7100000001/recommendations/adnet_rec_budget_7100000001',
+      recommended_daily_budget_micros: 35_000_000,
+    },
+    warning: true,
+  },
+  { tool: 'dismiss_campaign_suggestion', args: { app_id: 'app_demo', insight_id: 'adnet_rec_strength_7100000001' } },
+  { tool: 'pause_ad_campaign', args: { app_id: 'app_demo', campaign_id: 'cmp_quiet' } },
+  { tool: 'resume_ad_campaign', args: { app_id: 'app_demo', campaign_id: 'cmp_quiet' }, warning: true },
+  { tool: 'delete_ad_campaign', args: { app_id: 'app_demo', campaign_id: 'cmp_quiet' }, warning: true },
   { tool: 'share_app_with_groups', args: { app_id: 'app_demo', group_ids: ['grp_design'] } },
+  { tool: 'list_group_shares', args: { app_id: 'app_demo' } },
+  { tool: 'update_group_share', args: { app_id: 'app_demo', share_id: 'gsh_seed_support', role: 'editor' } },
+  { tool: 'remove_group_share', args: { app_id: 'app_demo', share_id: 'gsh_seed_support' } },
+  { tool: 'list_social_posts', args: { app_id: 'app_demo' } },
+  { tool: 'start_scheduling_posts', args: { app_id: 'app_demo', scheduled_from: '2026-11-01', scheduled_until: '2026-11-02' } },
   { tool: 'get_scheduling_job', args: { app_id: 'app_demo', job_id: 'job_empty' } },
+  { tool: 'pull_repo_changes', args: { app_id: 'app_notes' } },
   { tool: 'resolve_repo_conflicts', args: { app_id: 'app_demo' }, warning: true },
-  { tool: 'push_app_to_repo', args: { app_id: 'app_demo' } },
-  { tool: 'get_workspace_analytics', args: { workspace_id: 'ws_demo' } },
+  { tool: 'push_app_to_repo', args: { app_id: 'app_notes' } },
+  { tool: 'send_app_chat_message', args: { app_id: 'app_demo', content: 'Hello' }, warning: true },
+  { tool: 'read_app_conversation', args: { app_id: 'app_demo' } },
 ];
 
 /** The Inspector's `--tool-arg key=value` syntax: values are parsed as JSON when they parse. */
@@ -71,7 +100,7 @@ describe('the MCP Inspector CLI', () => {
   let calls: Exit[];
 
   beforeAll(async () => {
-    const runs = [['--strict', '--method', 'tools/list'], ...CALLS.map(({ tool, args }) => ['-q', '--method', 'tools/call', '--tool-name', tool, '--tool-arg', ...toolArgs(args)])];
+    const runs = [['--strict', '--method', 'tools/list'], ...CALLS.map(({ tool, args }) => ['-q', '--method', 'tools/call', '--tool-name', tool, ...(Object.keys(args).length ? ['--tool-arg', ...toolArgs(args)] : [])])];
     const [first, ...rest] = await bounded(runs, CONCURRENCY, inspector);
     list = first!;
     calls = rest;

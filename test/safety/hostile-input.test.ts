@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { paths } from '../../src/api/paths.js';
 import { connect, type Harness } from '../helpers.js';
 
 // Hostile strings: huge, odd unicode, path tricks, control characters, injection attempts.
@@ -13,18 +14,12 @@ const hostileString = fc.oneof(
 const deep = fc.letrec((tie) => ({ node: fc.oneof({ depthSize: 'small' }, fc.integer(), fc.dictionary(fc.string({ maxLength: 5 }), tie('node'), { maxKeys: 3 })) })).node;
 const anyValue = fc.oneof(hostileString, fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.array(hostileString, { maxLength: 60 }), deep);
 
-// Every request path the client may send: fixed segments plus encoded IDs.
+// Every request path the client may send: each path of paths.ts, with encoded IDs in its segments.
 const SEGMENT = "[A-Za-z0-9%._~!$&'()*+,;=:@-]+";
-const PATHS = [
-  `/api/apps/${SEGMENT}/emails/system/${SEGMENT}/materialize`,
-  `/api/apps/${SEGMENT}/adnet-ads/campaigns`,
-  `/api/apps/${SEGMENT}/adnet-ads/campaigns/${SEGMENT}/optimization-suggestions`,
-  `/api/apps/${SEGMENT}/group-shares`,
-  `/api/apps/${SEGMENT}/social-calendar/posts/schedule/${SEGMENT}`,
-  `/api/apps/${SEGMENT}/repohost/sync/resolve-conflicts`,
-  `/api/apps/${SEGMENT}/repohost/sync/manual`,
-  `/api/v1/monitoring/analytics/${SEGMENT}`,
-].map((path) => new RegExp(`^${path}$`));
+const PATHS = Object.values(paths).map((path) => {
+  const sample = (path as (...ids: string[]) => string)(...Array.from({ length: path.length }, () => 'SEGMENT'));
+  return new RegExp(`^${sample.split('SEGMENT').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join(SEGMENT)}$`);
+});
 
 // Characters that hide or reorder text, and the forms an echoed secret can take.
 const HIDDEN = ['\u200b', '\u200d', '\u2060', '\ufeff', '\u202e', '\u2066', '\u061c', '\u{e0041}', '\u{e007f}', '\u00ad'];
@@ -67,14 +62,14 @@ describe('hostile input', () => {
     await fc.assert(
       fc.asyncProperty(
         fc.constantFrom(...tools.map((tool) => tool.name)),
-        fc.dictionary(fc.constantFrom('app_id', 'job_id', 'campaign_id', 'workspace_id', 'email_type', 'group_ids', 'role', 'wait_seconds', 'confirm', 'daily_budget_micros', 'x', '__proto__', 'constructor'), anyValue, { maxKeys: 6 }),
+        fc.dictionary(fc.constantFrom('app_id', 'job_id', 'campaign_id', 'workspace_id', 'email_type', 'group_ids', 'role', 'wait_seconds', 'confirm', 'daily_budget_micros', 'template_id', 'share_id', 'insight_id', 'content', 'from', 'until', 'scheduled_from', 'scheduled_until', 'limit', 'include_metrics', 'recommendation_resource_name', 'recommended_daily_budget_micros', 'x', '__proto__', 'constructor'), anyValue, { maxKeys: 6 }),
         async (name, args) => {
           const result = await h.call(name, args);
           expect(typeof result.text).toBe('string');
           expect(result.text.length).toBeGreaterThan(0);
         },
       ),
-      { numRuns: 150, seed: 20261122 },
+      { numRuns: 300, seed: 20261122 },
     );
     for (const request of h.sandbox.requests) {
       expect(PATHS.some((pattern) => pattern.test(request.rawPath)), request.rawPath).toBe(true);

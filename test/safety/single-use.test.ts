@@ -12,7 +12,17 @@ export const GATED_SAMPLES: Record<string, Record<string, unknown>> = {
     landing_page: 'https://demo-planner.sandbox.test/',
     campaign_settings: { language_code: 'en', pass_through_key: 'kept' },
   },
+  resume_ad_campaign: { app_id: 'app_demo', campaign_id: 'cmp_demo' },
+  delete_ad_campaign: { app_id: 'app_demo', campaign_id: 'cmp_quiet' },
+  apply_budget_recommendation: {
+    app_id: 'app_demo',
+    campaign_id: 'cmp_demo',
+    recommendation_resource_name: 'customers/7100000001/recommendations/adnet_rec_budget_7100000001',
+    recommended_daily_budget_micros: 35_000_000,
+  },
+  delete_email_template: { app_id: 'app_demo', template_id: 'tpl_seed_digest' },
   resolve_repo_conflicts: { app_id: 'app_demo' },
+  send_app_chat_message: { app_id: 'app_demo', content: 'Make the header blue.' },
 };
 
 const GATED = TOOLS.filter((tool) => tool.cost !== 'none').map((tool) => tool.name);

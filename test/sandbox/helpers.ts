@@ -22,6 +22,9 @@ export const paths = {
   job: (app: string, job: string) => `/api/apps/${app}/social-calendar/posts/schedule/${job}`,
   resolve: (app: string) => `/api/apps/${app}/repohost/sync/resolve-conflicts`,
   push: (app: string) => `/api/apps/${app}/repohost/sync/manual`,
+  pull: (app: string) => `/api/apps/${app}/repohost/sync`,
+  chat: (app: string) => `/api/apps/${app}/chat/message`,
+  conversation: (app: string) => `/api/apps/${app}/chat/full-conversation`,
   analytics: (workspace: string) => `/api/v1/monitoring/analytics/${workspace}`,
   health: () => '/api/v1/monitoring/health',
 };

@@ -94,12 +94,14 @@ describe('every tool against the simulated world', () => {
   });
 
   it('resolves conflicts after confirmation, then has nothing left to push', async () => {
+    // app_docs resolves at once (app_demo asks a question first: test/workflows/e-repo-conflicts.test.ts).
     const h = await world();
-    await h.call('resolve_repo_conflicts', { app_id: 'app_demo' });
-    const resolved = await h.call('resolve_repo_conflicts', { app_id: 'app_demo', confirm: true });
+    await h.call('resolve_repo_conflicts', { app_id: 'app_docs' });
+    const resolved = await h.call('resolve_repo_conflicts', { app_id: 'app_docs', confirm: true });
     expect(resolved.text).toMatch(/RESOLVED/);
-    const pushed = await h.call('push_app_to_repo', { app_id: 'app_demo' });
+    const pushed = await h.call('push_app_to_repo', { app_id: 'app_docs' });
     expect(pushed.isError, pushed.text).toBe(false);
+    expect(pushed.text).toMatch(/^Nothing to push for app app_docs/);
   });
 
   it('reports push outcomes of the broken connections as failures', async () => {

@@ -95,6 +95,18 @@ describe('get_workspace_analytics', () => {
     expect(resultTokens).toBeLessThanOrEqual(0.5 * countTokens(JSON.stringify(analytics)));
   });
 
+  it('sends the optional from and to dates as the monitoring API query, and checks them first', async () => {
+    h.sandbox.script({ status: 200, body: analytics });
+    await h.call('get_workspace_analytics', { workspace_id: 'ws_acme', from: '2026-11-01', to: '2026-11-15' });
+    expect(h.sandbox.requests[0]?.query).toBe('from=2026-11-01&to=2026-11-15');
+    const reversed = await h.call('get_workspace_analytics', { workspace_id: 'ws_acme', from: '2026-11-15', to: '2026-11-01' });
+    expect(reversed.text).toMatch(/^Invalid input: from: must not be after to \(2026-11-01\)\. Nothing was sent\./);
+    const malformed = await h.call('get_workspace_analytics', { workspace_id: 'ws_acme', from: '11/01/2026' });
+    expect(malformed.isError).toBe(true);
+    expect(malformed.text).toContain('from');
+    expect(h.sandbox.requests).toHaveLength(1);
+  });
+
   it('uses APPMGMT_MONITORING_URL, not the base URL', async () => {
     const split = await connect({ config: { baseUrl: 'http://127.0.0.1:9' } });
     try {
