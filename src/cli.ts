@@ -24,6 +24,7 @@ const FLAGS = {
   '--read-only': { for: 'server', help: 'register only the read tools (also APPMGMT_READ_ONLY=true)' },
   '--app-id': { value: 'ID', for: 'server', help: 'scope every tool to one app (also APPMGMT_APP_ID)' },
   '--tools': { value: 'a,b', for: 'server', help: 'enable only these tools (also APPMGMT_TOOLS)' },
+  '--toolsets': { value: 'a,b', for: 'server', help: 'enable only these toolsets (also APPMGMT_TOOLSETS)' },
   '--port': { value: 'N', for: 'sandbox', help: "with 'sandbox': port to listen on (default: a free port)" },
   '--help': { short: '-h', for: 'both', help: 'print this help and exit' },
   '--version': { short: '-v', for: 'both', help: 'print the version and exit' },
@@ -89,7 +90,7 @@ export function parseCommandLine(argv: readonly string[]): Command {
     name: 'server',
     sandbox: given.has('--sandbox') || sandboxWorld !== undefined,
     sandboxWorld,
-    flags: { readOnly: given.has('--read-only') || undefined, appId: given.get('--app-id'), tools: given.get('--tools') },
+    flags: { readOnly: given.has('--read-only') || undefined, appId: given.get('--app-id'), tools: given.get('--tools'), toolsets: given.get('--toolsets') },
   };
 }
 

@@ -14,6 +14,7 @@ export const ENV_VARS = {
   APPMGMT_READ_ONLY: 'true: register only the read tools',
   APPMGMT_APP_ID: 'Scope the server to one app: app_id disappears from the tool inputs',
   APPMGMT_TOOLS: 'Comma-separated tool names to enable (default: all)',
+  APPMGMT_TOOLSETS: 'Comma-separated toolsets to enable: emails, campaigns, sharing, social, repo, chat, monitoring, or all (default)',
   APPMGMT_REQUIRE_HUMAN_CONFIRMATION: 'true: costly tools act only after the user approves in a client form',
   APPMGMT_APPROVAL_TIMEOUT_MS: 'How long a costly call waits for the user to answer the approval form (default 120000, at most 600000)',
   APPMGMT_MAX_DAILY_BUDGET_MICROS: 'Largest daily budget (micros) a campaign may be created with',
@@ -75,10 +76,29 @@ const toolList = (name: string) =>
     .transform((value) => value.split(',').map((tool) => tool.trim()).filter(Boolean))
     .refine((tools) => tools.length > 0, `${name} names no tool; list tool names separated by commas, or leave it out`);
 
+/** The toolsets a server can offer; the registry (src/tools/index.ts) groups its tools by these names. */
+export const TOOLSET_NAMES = ['emails', 'campaigns', 'sharing', 'social', 'repo', 'chat', 'monitoring'] as const;
+export type ToolsetName = (typeof TOOLSET_NAMES)[number];
+
+/** Toolset names, or `all`; an unknown name is an error that lists the valid ones. */
+const toolsetList = (name: string) =>
+  z
+    .string()
+    .transform((value) => value.split(',').map((set) => set.trim().toLowerCase()).filter(Boolean))
+    .superRefine((sets, ctx) => {
+      if (sets.length === 0) ctx.addIssue({ code: 'custom', message: `${name} names no toolset; list toolsets separated by commas, or leave it out` });
+      const unknown = sets.filter((set) => set !== 'all' && !(TOOLSET_NAMES as readonly string[]).includes(set));
+      if (unknown.length > 0) {
+        ctx.addIssue({ code: 'custom', message: `${name} has unknown toolset ${unknown.join(', ')}; the toolsets are ${TOOLSET_NAMES.join(', ')} (or all)` });
+      }
+    })
+    .transform((sets) => (sets.includes('all') ? undefined : (sets as ToolsetName[])));
+
 const FlagsSchema = z.object({
   readOnly: z.boolean().optional(),
   appId: z.string().trim().min(1, '--app-id is empty; give an app ID or leave the flag out').optional(),
   tools: toolList('--tools').optional(),
+  toolsets: toolsetList('--toolsets').optional(),
 });
 
 /** Every setting, from the environment and the command line; all problems are reported at once. */
@@ -95,6 +115,7 @@ const ConfigSchema = z
     APPMGMT_READ_ONLY: bool('APPMGMT_READ_ONLY').default(false),
     APPMGMT_APP_ID: z.string().optional(),
     APPMGMT_TOOLS: toolList('APPMGMT_TOOLS').optional(),
+    APPMGMT_TOOLSETS: toolsetList('APPMGMT_TOOLSETS').optional(),
     APPMGMT_REQUIRE_HUMAN_CONFIRMATION: bool('APPMGMT_REQUIRE_HUMAN_CONFIRMATION').default(false),
     APPMGMT_APPROVAL_TIMEOUT_MS: positiveInt('APPMGMT_APPROVAL_TIMEOUT_MS', MAX_APPROVAL_TIMEOUT_MS, '600000 (10 minutes)').default(
       DEFAULT_APPROVAL_TIMEOUT_MS,
@@ -122,6 +143,10 @@ const ConfigSchema = z
     if (Array.isArray(tools) && Array.isArray(e.APPMGMT_TOOLS) && setKey(tools) !== setKey(e.APPMGMT_TOOLS)) {
       fail('flags', '--tools and APPMGMT_TOOLS name different tools; set them in one place');
     }
+    const sets = e.flags.toolsets;
+    if (Array.isArray(sets) && Array.isArray(e.APPMGMT_TOOLSETS) && setKey(sets) !== setKey(e.APPMGMT_TOOLSETS)) {
+      fail('flags', '--toolsets and APPMGMT_TOOLSETS name different toolsets; set them in one place');
+    }
   });
 
 export interface Config {
@@ -137,6 +162,8 @@ export interface Config {
   readOnly: boolean;
   appId?: string;
   tools?: string[];
+  /** The toolsets offered; undefined means all. check_connection is always offered. */
+  toolsets?: ToolsetName[];
   requireHumanConfirmation: boolean;
   /** How long a costly call waits for the person to answer the client's approval form. */
   approvalTimeoutMs: number;
@@ -144,6 +171,8 @@ export interface Config {
   logLevel: 'debug' | 'info' | 'warn' | 'error';
   /** Set when the server talks to the built-in sandbox: every result says so. */
   sandbox: boolean;
+  /** In the sandbox: the demo workspace, its apps and groups, which check_connection shows. */
+  sandboxDirectory?: { workspace_id: string; apps: Array<{ id: string; name: string }>; groups: Array<{ id: string; name: string }> };
 }
 
 /** Command-line flags; they may narrow the environment's settings, never widen or contradict them (never secrets). */
@@ -152,6 +181,8 @@ export interface ConfigFlags {
   appId?: string;
   /** The flag's text, comma-separated like APPMGMT_TOOLS. */
   tools?: string;
+  /** The flag's text, comma-separated like APPMGMT_TOOLSETS. */
+  toolsets?: string;
 }
 
 /**
@@ -183,6 +214,7 @@ export function loadConfig(env: Record<string, string | undefined>, flags: Confi
     readOnly: e.APPMGMT_READ_ONLY || e.flags.readOnly === true,
     appId: e.flags.appId ?? e.APPMGMT_APP_ID,
     tools: e.flags.tools ?? e.APPMGMT_TOOLS,
+    toolsets: e.flags.toolsets ?? e.APPMGMT_TOOLSETS,
     requireHumanConfirmation: e.APPMGMT_REQUIRE_HUMAN_CONFIRMATION,
     approvalTimeoutMs: e.APPMGMT_APPROVAL_TIMEOUT_MS,
     maxDailyBudgetMicros: e.APPMGMT_MAX_DAILY_BUDGET_MICROS,

@@ -3,7 +3,7 @@ import { HELP, parseCommandLine } from '../src/cli.js';
 import { ENV_VARS } from '../src/config.js';
 import { ConfigError } from '../src/errors.js';
 
-const VALID_FLAGS = '--sandbox, --sandbox-world FILE, --read-only, --app-id ID, --tools a,b, --port N, --help, --version';
+const VALID_FLAGS = '--sandbox, --sandbox-world FILE, --read-only, --app-id ID, --tools a,b, --toolsets a,b, --port N, --help, --version';
 
 /** The lines of the ConfigError that parseCommandLine throws (fails the test if it does not throw one). */
 function problems(argv: string[]): string[] {

@@ -226,3 +226,23 @@ describe('loadConfig', () => {
     expect(Object.keys(ENV_VARS)).toEqual(expect.arrayContaining(['APPMGMT_APPROVAL_TIMEOUT_MS', 'APPMGMT_ALLOW_INSECURE_HTTP']));
   });
 });
+
+describe('toolsets', () => {
+  it('reads APPMGMT_TOOLSETS and --toolsets, case-insensitively, with all meaning every toolset', () => {
+    expect(loadConfig({ APPMGMT_TOOLSETS: 'Repo, chat' }).toolsets).toEqual(['repo', 'chat']);
+    expect(loadConfig({}, { toolsets: 'campaigns' }).toolsets).toEqual(['campaigns']);
+    expect(loadConfig({ APPMGMT_TOOLSETS: 'all' }).toolsets).toBeUndefined();
+    expect(loadConfig({}).toolsets).toBeUndefined();
+  });
+
+  it('stops start-up on an unknown toolset, listing the valid ones', () => {
+    expect(() => loadConfig({ APPMGMT_TOOLSETS: 'repo,campains' })).toThrow(
+      'APPMGMT_TOOLSETS has unknown toolset campains; the toolsets are emails, campaigns, sharing, social, repo, chat, monitoring (or all)',
+    );
+  });
+
+  it('refuses a --toolsets that disagrees with APPMGMT_TOOLSETS', () => {
+    expect(() => loadConfig({ APPMGMT_TOOLSETS: 'repo' }, { toolsets: 'chat' })).toThrow(/--toolsets and APPMGMT_TOOLSETS name different toolsets/);
+    expect(loadConfig({ APPMGMT_TOOLSETS: 'repo,chat' }, { toolsets: 'chat, repo' }).toolsets).toEqual(['chat', 'repo']);
+  });
+});
