@@ -9,6 +9,7 @@ import {
   type ServerRequest,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
+import type { z } from 'zod';
 import type { ApiClient } from './api/client.js';
 import { realClock, withShutdown } from './clock.js';
 import { secretsOf, type Config } from './config.js';
@@ -18,6 +19,7 @@ import { createGate } from './gate/gate.js';
 import { checkedCanonical } from './gate/key.js';
 import { createMemoryStore, type GateStore } from './gate/store.js';
 import { INSTRUCTIONS } from './instructions.js';
+import { PROMPTS } from './prompts/index.js';
 import type { Log } from './log.js';
 import { present, presentError } from './result.js';
 import { redactor, sanitize } from './text.js';
@@ -96,7 +98,8 @@ export function createServer(deps: ServerDeps): McpServer {
   const calls = deps.calls ?? trackCalls();
 
   const listing: Array<() => Tool> = [];
-  for (const tool of selectTools(config, deps.tools)) {
+  const selected = selectTools(config, deps.tools);
+  for (const tool of selected) {
     const inputSchema = inputSchemaOf(tool, config);
     const outputSchema = outputSchemaOf(tool);
     server.registerTool(
@@ -119,6 +122,8 @@ export function createServer(deps: ServerDeps): McpServer {
       annotations: tool.annotations,
     }));
   }
+  registerPrompts(server, config, new Set(selected.map((tool) => tool.name)));
+
   // Our own tools/list, built on first request from the very schemas the SDK validates with, minus
   // the "$schema" and "execution" boilerplate it adds to every entry (about 20 tokens a tool).
   let tools: Tool[] | undefined;
@@ -166,6 +171,22 @@ export function createServer(deps: ServerDeps): McpServer {
   }
 
   return server;
+}
+
+/** The workflow prompts whose tools are all enabled; app_id leaves their arguments when the server is scoped. */
+function registerPrompts(server: McpServer, config: Config, enabled: Set<string>): void {
+  for (const prompt of PROMPTS.filter((candidate) => candidate.tools.every((name) => enabled.has(name)))) {
+    const { app_id: _, ...unscoped } = prompt.args as z.ZodRawShape;
+    server.registerPrompt(
+      prompt.name,
+      { title: prompt.title, description: prompt.description, argsSchema: config.appId ? unscoped : prompt.args },
+      (args: Record<string, string | undefined>) => {
+        const clean = Object.fromEntries(Object.entries(args).map(([name, value]) => [name, value === undefined ? value : sanitize(value, 200)]));
+        const app = `app ${config.appId ?? clean.app_id}`;
+        return { messages: [{ role: 'user' as const, content: { type: 'text' as const, text: prompt.message(clean, app) } }] };
+      },
+    );
+  }
 }
 
 /** The SDK's validator of elicitation answers, built on first use: building it costs ~4 ms of start-up. */
