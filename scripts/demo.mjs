@@ -1,6 +1,9 @@
 // `npm run demo`: a scripted MCP client session against the sandbox, printing what the model sees.
-// It starts the simulated API on its own (so the demo can move its clock), then the MCP server over
-// stdio pointed at it, and calls every tool: both confirmation steps and a few failures included.
+// It starts the simulated API on its own, then the MCP server over stdio pointed at it, and walks two
+// whole workflows the way a model would, reading every id from an earlier result: repository sync
+// with a conflict the AI asks about (pull, resolve, answer in the chat, resolve, push) and campaign
+// care (list, suggestions, apply a budget recommendation, pause, resume, delete). Both confirmation
+// steps of every costly call are shown, and a few refusals.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
@@ -18,50 +21,57 @@ const client = new Client({ name: 'demo', version: '1.0.0' });
 try {
   await client.connect(transport);
   const { tools } = await client.listTools();
-  console.log(bold(`Connected. ${tools.length} tools: ${tools.map((t) => t.name).join(', ')}\n`));
+  console.log(bold(`Connected. ${tools.length} tools.\n`));
+  await step('Start here: is the service there, and what is set up?', 'check_connection', {});
+  const app = 'app_demo'; // the user names the app; check_connection listed it
 
-  await step('A paid workspace customizes an email', 'customize_app_email', { app_id: 'app_demo', email_type: 'password_reset' });
-  await step('Asking again returns the same template', 'customize_app_email', { app_id: 'app_demo', email_type: 'password_reset' });
+  console.log(bold('═══ Workflow: bring the app and its repository in step\n'));
+  await step('Pull the repository into the app', 'pull_repo_changes', { app_id: app });
+  await confirmed('The pull found a merge conflict: resolve it with an AI run (credits)', 'resolve_repo_conflicts', { app_id: app });
+  const conversation = await step('The run needs an answer: read the chat', 'read_app_conversation', { app_id: app });
+  console.log(bold(`(the model shows the question to the user, who answers)\n`));
+  await confirmed('Answer the question in the chat (a builder turn: credits)', 'send_app_chat_message', {
+    app_id: app,
+    content: conversation.waiting ? 'Keep the weekly view from the repository and the colours from the app.' : 'Please continue.',
+  });
+  await confirmed('Resolve again, now that the question is answered', 'resolve_repo_conflicts', { app_id: app });
+  await step('Push the saved work', 'push_app_to_repo', { app_id: app });
+
+  console.log(bold('═══ Workflow: look after the ad campaigns\n'));
+  const listed = await step('List the campaigns (ids come from here)', 'list_ad_campaigns', { app_id: app });
+  const campaign = listed.structured.campaigns.find((row) => row.status === 'ENABLED').campaign_id;
+  const suggestions = await step('Suggestions for the first active campaign', 'list_campaign_suggestions', { app_id: app, campaign_id: campaign });
+  const budget = [...suggestions.structured.high, ...suggestions.structured.medium, ...suggestions.structured.low].find(
+    (row) => row.recommendation_type === 'CAMPAIGN_BUDGET' && row.recommendation_resource_name,
+  );
+  await confirmed('Apply the ad platform\'s budget recommendation (money)', 'apply_budget_recommendation', {
+    app_id: app,
+    campaign_id: campaign,
+    recommendation_resource_name: budget.recommendation_resource_name,
+    recommended_daily_budget_micros: budget.recommended_daily_budget_micros,
+  });
+  await step('The campaign now has the new budget', 'get_ad_campaign', { app_id: app, campaign_id: campaign });
+  await step('Pause it: stops spend, no confirmation needed', 'pause_ad_campaign', { app_id: app, campaign_id: campaign });
+  await confirmed('Resume it (money)', 'resume_ad_campaign', { app_id: app, campaign_id: campaign });
+  await confirmed('Delete it for good (permanent)', 'delete_ad_campaign', { app_id: app, campaign_id: campaign });
+  await step('It stays listed, as REMOVED', 'list_ad_campaigns', { app_id: app });
+
+  console.log(bold('═══ A few refusals\n'));
+  await step('confirm: true without a warning sends nothing', 'delete_email_template', { app_id: app, template_id: 'tpl_seed_digest', confirm: true });
   await step('An app these credentials cannot see (404)', 'customize_app_email', { app_id: 'app_elsewhere', email_type: 'password_reset' });
-
-  const campaign = {
-    app_id: 'app_demo',
-    campaign_name: 'Winter launch',
-    campaign_type: 'SMART',
+  await step('A local check fails before anything is sent', 'create_ad_campaign', {
+    app_id: app,
+    campaign_name: 'Winter',
+    campaign_type: 'PERFORMANCE_MAX',
     daily_budget_micros: 15_000_000,
     landing_page: 'https://shop.example.com/winter',
-    keyword_themes: ['handmade mugs', 'ceramic gifts'],
-    geo_targets: ['2840'],
-    headlines: ['Handmade mugs', 'Ceramic gifts', 'Free shipping'],
-    descriptions: ['Mugs thrown by hand in small batches.', 'Order by Friday for delivery next week.'],
-  };
-  await step('Campaign creation, first call: a cost warning, nothing sent', 'create_ad_campaign', campaign);
-  await step('Second call with confirm: true and the same arguments: created', 'create_ad_campaign', { ...campaign, confirm: true });
-  await step('Confirming again sends nothing: a new warning is needed', 'create_ad_campaign', { ...campaign, confirm: true });
-  await step('A local check fails before anything is sent', 'create_ad_campaign', { ...campaign, campaign_type: 'PERFORMANCE_MAX' });
-
-  await step('Suggestions for a running campaign', 'list_campaign_suggestions', { app_id: 'app_demo', campaign_id: 'cmp_demo' });
-  await step('Share with groups (one already shared)', 'share_app_with_groups', { app_id: 'app_demo', group_ids: ['grp_design', 'grp_sales', 'grp_support'], role: 'editor' });
-
-  await step('A scheduling job that is still pending', 'get_scheduling_job', { app_id: 'app_demo', job_id: 'job_running' });
-  await control('advance', { ms: 60_000 });
-  console.log(bold('(the sandbox clock moves on one minute)\n'));
-  await step('The same job, finished', 'get_scheduling_job', { app_id: 'app_demo', job_id: 'job_running' });
-  await step('A job that failed', 'get_scheduling_job', { app_id: 'app_demo', job_id: 'job_failed' });
-
-  await step('Conflict resolution, first call: the credit warning', 'resolve_repo_conflicts', { app_id: 'app_demo' });
-  await step('Confirmed: the AI run resolves the conflicts', 'resolve_repo_conflicts', { app_id: 'app_demo', confirm: true });
-  await step('Push to the repository', 'push_app_to_repo', { app_id: 'app_demo' });
-  await step('Push with no repository-host installation: skipped', 'push_app_to_repo', { app_id: 'app_crm' });
-  await step('Push over a revoked connection: failed', 'push_app_to_repo', { app_id: 'app_wiki' });
-
-  await step('Workspace analytics (owner key)', 'get_workspace_analytics', { workspace_id: 'ws_demo' });
-  await step('A workspace this key may not read (401)', 'get_workspace_analytics', { workspace_id: 'ws_free' });
+  });
 } finally {
   await client.close();
   sandbox.kill();
 }
 
+/** One call, printed as the model sees it; returns the structured content and whether the AI waits. */
 async function step(title, name, args) {
   console.log(bold(`── ${title}`));
   console.log(`> ${name} ${JSON.stringify(args)}`);
@@ -70,14 +80,16 @@ async function step(title, name, args) {
   console.log(`${result.isError ? '[isError] ' : ''}${text}`);
   if (result.structuredContent) console.log(`structuredContent: ${JSON.stringify(result.structuredContent)}`);
   console.log();
+  return { structured: result.structuredContent ?? {}, waiting: /waiting/i.test(text) };
 }
 
-async function control(action, body) {
-  const response = await fetch(`${env.APPMGMT_BASE_URL}/_sandbox/${action}`, { method: 'POST', body: JSON.stringify(body) });
-  if (!response.ok) throw new Error(`sandbox control ${action} answered ${response.status}`);
+/** Both steps of a costly call: the warning (nothing sent), then the confirmed call the user agreed to. */
+async function confirmed(title, name, args) {
+  await step(`${title}: first call, a warning`, name, args);
+  console.log(bold('(the user agrees)\n'));
+  return step(`${title}: confirmed`, name, { ...args, confirm: true });
 }
 
-/** The standalone sandbox prints its URL and demo credentials on stderr as NAME=value lines. */
 async function readSandboxSettings(child) {
   let text = '';
   child.stderr.setEncoding('utf8');

@@ -51,11 +51,11 @@ export const getAdCampaign = defineTool({
     404: "App or campaign not found. campaign_id must be the service's id from list_ad_campaigns, not the adnet campaign ID.",
     429: 'Rate limited by the service (the ad platform can pass its own limit through).',
   },
-  async run({ app_id, campaign_id }, { api, config, signal }) {
+  async run({ app_id, campaign_id }, { api, config, clock, signal }) {
     const campaign = await api.getAdCampaign(app_id, campaign_id, { signal });
     const facts = factsOf(campaign);
     return {
-      text: describe(app_id, campaign, facts),
+      text: describe(app_id, campaign, facts, clock.now()),
       next:
         campaign.status === 'REMOVED'
           ? 'Nothing more: the campaign is deleted (REMOVED) and kept only for reporting.'
@@ -87,7 +87,7 @@ function factsOf(campaign: Campaign) {
   };
 }
 
-function describe(app: string, campaign: Campaign, facts: ReturnType<typeof factsOf>): string {
+function describe(app: string, campaign: Campaign, facts: ReturnType<typeof factsOf>, now: number): string {
   const budget = typeof campaign.daily_budget_micros === 'number' ? `daily budget ${budgetText(campaign.daily_budget_micros)}` : 'daily budget not given';
   const meaning = MEANING[facts.status];
   const platform = [
@@ -103,6 +103,13 @@ function describe(app: string, campaign: Campaign, facts: ReturnType<typeof fact
     ...(meaning ? [`${facts.status}: ${meaning}.`] : []),
     `Ad platform: ${platform.join('; ')}.`,
     `Landing page ${quote(facts.landing_page, 300)}; geo targets ${geo}; phone ${facts.phone_number ? quote(facts.phone_number, 40) : 'none'}.`,
-    `Learning period: ${facts.learning_ends_at ? `ends ${facts.learning_ends_at}` : 'not started'}; last changed ${facts.updated_date || 'unknown'}.`,
+    `Learning period: ${learning(facts.learning_ends_at, now)}; last changed ${facts.updated_date || 'unknown'}.`,
   ].join('\n');
+}
+
+/** 2.3: learning_ends_at is expected, not promised; a date already passed reads "ended". */
+function learning(endsAt: string | undefined, now: number): string {
+  if (!endsAt) return 'not started';
+  const at = Date.parse(endsAt);
+  return Number.isNaN(at) || at > now ? `ends ${endsAt}` : `ended ${endsAt}`;
 }

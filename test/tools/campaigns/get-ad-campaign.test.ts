@@ -4,8 +4,10 @@ import { APP, CAMPAIGN, CAMPAIGN_PATH, resultTokens } from './fixtures.js';
 
 describe('get_ad_campaign', () => {
   let h: Harness;
+  // A fixed day before the fixture's learning period ends (2026-10-17).
+  let now = Date.parse('2026-10-10T09:00:00Z');
   beforeAll(async () => {
-    h = await connect();
+    h = await connect({ clock: { now: () => now, sleep: async () => undefined } });
   });
   afterAll(() => h.close());
   beforeEach(() => h.sandbox.reset());
@@ -70,6 +72,14 @@ describe('get_ad_campaign', () => {
     expect(result.text).toContain('phone none.');
     expect(result.text).toContain('Learning period: not started;');
     expect(result.structured).not.toHaveProperty('learning_ends_at');
+  });
+
+  it('says the learning period ended once its date has passed', async () => {
+    now = Date.parse('2026-11-02T09:00:00Z');
+    h.sandbox.script({ status: 200, body: CAMPAIGN });
+    const result = await h.call('get_ad_campaign', { app_id: APP, campaign_id: 'cmp_1' });
+    now = Date.parse('2026-10-10T09:00:00Z');
+    expect(result.text).toContain('Learning period: ended 2026-10-17T09:00:00Z;');
   });
 
   it('bounds long geo target lists and untrusted text', async () => {
