@@ -9,7 +9,7 @@ import { measureText, resultText } from './tokens.mjs';
 /** Answers each fixture's request with its answer, anything else with 404. */
 async function serveFixtures(fixtures) {
   const server = createServer((req, res) => {
-    const fixture = fixtures.find((f) => f.method === req.method && f.path === req.url);
+    const fixture = fixtures.find((f) => f.method === req.method && f.path === req.url?.split('?')[0]);
     res.writeHead(fixture ? 200 : 404, { 'content-type': 'application/json' });
     res.end(JSON.stringify(fixture ? fixture.answer : { detail: 'Not Found' }));
   });

@@ -10,4 +10,7 @@ export interface ReadFixture {
 export function suggestionsAnswer(): Array<Record<string, unknown>>;
 export function completedJobAnswer(): Record<string, unknown>;
 export function analyticsAnswer(): Record<string, unknown>;
+export function campaignListAnswer(): Array<Record<string, unknown>>;
+export function socialPostsAnswer(): Array<Record<string, unknown>>;
+export function conversationAnswer(): Array<Record<string, unknown>>;
 export const READ_FIXTURES: ReadFixture[];

@@ -106,6 +106,52 @@ export function analyticsAnswer() {
   };
 }
 
+/** The most campaigns the list answers (50, no paging), with live metrics. */
+export function campaignListAnswer() {
+  return Array.from({ length: 50 }, (_, i) => ({
+    id: `cmp_bench_${String(i + 1).padStart(2, '0')}`,
+    adnet_campaign_id: String(7100000100 + i),
+    campaign_name: `Bench campaign ${i + 1}: ${['Spring launch', 'Brand', 'Retargeting', 'Local search', 'Holiday'][i % 5]} for region ${i % 7}`,
+    campaign_type: i % 3 ? 'PERFORMANCE_MAX' : 'SMART',
+    status: i % 11 === 0 ? 'REMOVED' : i % 4 === 0 ? 'PAUSED' : 'ENABLED',
+    daily_budget_micros: (10 + (i % 9) * 5) * 1_000_000,
+    start_date: `2026-${String(1 + (i % 10)).padStart(2, '0')}-01`,
+    impressions: 120_000 - i * 1_900,
+    clicks: 2_400 - i * 37,
+    cost_micros: (9_000 - i * 150) * 1_000_000,
+    conversions: 140 - i * 2,
+    metrics_pending: false,
+  }));
+}
+
+/** A whole social calendar of 2,000 posts (the list has no paging and grows). */
+export function socialPostsAnswer() {
+  const statuses = ['proposal', 'approved', 'scheduled', 'published', 'failed'];
+  return Array.from({ length: 2_000 }, (_, i) => ({
+    id: `post_${String(i + 1).padStart(4, '0')}`,
+    platform: i % 2 ? 'linkedin' : 'instagram',
+    title: `Post ${i + 1}: tips for planning week ${1 + (i % 52)}`,
+    body: `A longer body for post ${i + 1} with practical advice, a call to action and a link to the planner. `.repeat(3),
+    scheduled_at: new Date(Date.UTC(2026, 0, 1) + i * 4 * 3_600_000).toISOString(),
+    scheduled_timezone: 'Europe/Berlin',
+    scheduled_local_at: new Date(Date.UTC(2026, 0, 1) + i * 4 * 3_600_000 + 3_600_000).toISOString().replace('Z', ''),
+    hashtags: ['planning', 'productivity', `week${1 + (i % 52)}`],
+    image_url: `https://files.bench.example.com/posts/${i + 1}.png`,
+    status: statuses[i % statuses.length],
+  }));
+}
+
+/** 50 builder-chat messages of 2,000 characters, the newest a question the AI waits on. */
+export function conversationAnswer() {
+  return Array.from({ length: 50 }, (_, i) => ({
+    id: `msg_${i + 1}`,
+    role: i % 2 ? 'assistant' : 'user',
+    content: `Message ${i + 1}. ${'The planner now shows the weekly view with the new colours and the updated navigation. '.repeat(23)}`,
+    hidden: false,
+    tool_calls: i % 2 ? [{ id: `call_${i}`, name: i === 49 ? 'ask_user' : 'edit_files', status: i === 49 ? 'waiting_for_user_input' : 'completed' }] : [],
+  }));
+}
+
 /** One read tool per entry: the arguments, the request it makes, and the answer to give it. */
 export const READ_FIXTURES = [
   {
@@ -131,5 +177,29 @@ export const READ_FIXTURES = [
     method: 'GET',
     path: '/api/v1/monitoring/analytics/ws_bench',
     answer: analyticsAnswer(),
+  },
+  {
+    name: '50 campaigns with metrics',
+    tool: 'list_ad_campaigns',
+    args: { app_id: APP, include_metrics: true },
+    method: 'GET',
+    path: `/api/apps/${APP}/adnet-ads/campaigns`,
+    answer: campaignListAnswer(),
+  },
+  {
+    name: 'calendar of 2,000 posts',
+    tool: 'list_social_posts',
+    args: { app_id: APP },
+    method: 'GET',
+    path: `/api/apps/${APP}/social-calendar/posts`,
+    answer: socialPostsAnswer(),
+  },
+  {
+    name: '50 long chat messages',
+    tool: 'read_app_conversation',
+    args: { app_id: APP, limit: 50 },
+    method: 'GET',
+    path: `/api/apps/${APP}/chat/full-conversation`,
+    answer: conversationAnswer(),
   },
 ];

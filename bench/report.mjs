@@ -25,22 +25,24 @@ export function markdown(results) {
   );
 
   sections.push(
-    '**Context cost**: `tools/list` entries as JSON, plus the `initialize` instructions.',
+    '**Context cost**: what a model reads of `tools/list` (each tool\'s name, title, description and input schema as JSON) plus the `initialize` instructions; output schemas and whole entries (with annotations) apart.',
     table(
-      ['server', 'tools', 'tools/list o200k', 'cl100k', 'chars', 'instructions o200k', 'total o200k'],
+      ['server', 'tools', 'model-visible o200k', 'cl100k', 'instructions o200k', 'total o200k', 'output schemas o200k', 'whole tools/list o200k'],
       Object.entries(context).map(([name, c]) => [
         name,
         c.tools,
         n(c.toolsTotal.o200k),
         n(c.toolsTotal.cl100k),
-        n(c.toolsTotal.chars),
         n(c.instructions.o200k),
         n(c.total.o200k),
+        n(c.outputSchemas.o200k),
+        n(c.wholeEntries.o200k),
       ]),
     ),
+    'Budgets (tests in `test/budget.test.ts`): model-visible ≤ 4,000 for all tools, ≤ 700 for `create_ad_campaign`, ≤ 200 for every other tool; instructions ≤ 150.',
     table(
-      ['our tool', 'o200k', 'cl100k', 'chars'],
-      context.ours.perTool.map((t) => [`\`${t.name}\``, n(t.o200k), n(t.cl100k), n(t.chars)]),
+      ['our tool', 'o200k', 'cl100k', 'output schema o200k'],
+      context.ours.perTool.map((t) => [`\`${t.name}\``, n(t.o200k), n(t.cl100k), n(t.outputSchema.o200k)]),
     ),
   );
 

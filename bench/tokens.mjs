@@ -16,8 +16,11 @@ export function addUp(counts) {
 }
 
 /**
- * What a client puts in the model's context for a server: every tools/list entry as JSON, and the
- * initialize instructions. @returns per tool, the tools' total, the instructions, and both together.
+ * What a client puts in the model's context for a server. `toolsTotal` counts what a model reads of
+ * each tools/list entry (name, title, description and input schema, as JSON): the figure the budget
+ * tests hold to 4,000 o200k tokens for our server. Output schemas and whole entries (with
+ * annotations) are counted apart, since clients use them for validation rather than prompting.
+ * @returns per tool, the totals, the instructions, and model-visible tools plus instructions.
  */
 export async function contextCost(client) {
   const tools = [];
@@ -28,10 +31,16 @@ export async function contextCost(client) {
     cursor = answer.nextCursor;
     if (!cursor) break;
   }
-  const perTool = tools.map((tool) => ({ name: tool.name, ...measureText(JSON.stringify(tool)) }));
+  const perTool = tools.map(({ name, title, description, inputSchema, outputSchema }) => ({
+    name,
+    ...measureText(JSON.stringify({ name, title, description, inputSchema })),
+    outputSchema: measureText(outputSchema ? JSON.stringify(outputSchema) : ''),
+  }));
   const toolsTotal = addUp(perTool);
+  const outputSchemas = addUp(perTool.map((tool) => tool.outputSchema));
+  const wholeEntries = addUp(tools.map((tool) => measureText(JSON.stringify(tool))));
   const instructions = measureText(client.getInstructions() ?? '');
-  return { tools: perTool.length, perTool, toolsTotal, instructions, total: addUp([toolsTotal, instructions]) };
+  return { tools: perTool.length, perTool, toolsTotal, outputSchemas, wholeEntries, instructions, total: addUp([toolsTotal, instructions]) };
 }
 
 /** What a model reads of one tool result: its text parts plus the JSON of its structured part. */
