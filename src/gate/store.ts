@@ -49,7 +49,12 @@ export interface GateStore {
   touch(key: string): Promise<void>;
   /** Ends a call: removes its in-flight marker and records what is known of the outcome. */
   settle(key: string, settlement: Settlement): Promise<void>;
-  /** Resolves when the store answers (for readiness checks). */
+  /**
+   * Claims a one-time token (a signed approval round's nonce): true the first time, false after, so
+   * an approval can never be replayed. The claim is forgotten after `ttlMs`.
+   */
+  claimOnce(token: string, ttlMs: number): Promise<boolean>;
+  /** Resolves when the store answers (for readiness checks); rejects when it does not. */
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -97,6 +102,7 @@ export function createMemoryStore({ now, ttlMs = CONFIRM_WINDOW_MS, maxRecords =
   const latest = expiringMap<string>(now, ttlMs, maxRecords);
   const running = expiringMap<InFlight>(now, ttlMs, maxRecords);
   const unknown = expiringMap<UnknownOutcome>(now, ttlMs, maxRecords);
+  const claimed = expiringMap<true>(now, ttlMs, maxRecords);
   return {
     inFlight: async (key) => running.get(key),
     unknownOutcome: async (key) => unknown.get(key),
@@ -128,8 +134,13 @@ export function createMemoryStore({ now, ttlMs = CONFIRM_WINDOW_MS, maxRecords =
       if (settlement.kind === 'clean') unknown.delete(key);
       if (settlement.kind === 'unknown') unknown.set(key, settlement.record);
     },
+    async claimOnce(token) {
+      if (claimed.get(token)) return false;
+      claimed.set(token, true);
+      return true;
+    },
     ping: async () => undefined,
     close: async () => undefined,
-    sizes: () => ({ pending: pending.size, latest: latest.size, running: running.size, unknown: unknown.size }),
+    sizes: () => ({ pending: pending.size, latest: latest.size, running: running.size, unknown: unknown.size, claimed: claimed.size }),
   };
 }

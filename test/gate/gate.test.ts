@@ -132,7 +132,7 @@ describe('the confirmation gate', () => {
     const note = 'x'.repeat(MAX_ARGUMENT_BYTES);
     await expect(gate.call(tool, { amount: 5, note }, undefined, ctx)).rejects.toThrow(InputError);
     await expect(gate.call(tool, { amount: 5, note }, undefined, ctx)).rejects.toThrow(/arguments: are 65 KiB of JSON; at most 64 KiB/);
-    expect(store.sizes()).toEqual({ pending: 0, latest: 0, running: 0, unknown: 0 });
+    expect(store.sizes()).toEqual({ pending: 0, latest: 0, running: 0, unknown: 0, claimed: 0 });
   });
 
   it('forgets a warning after the confirmation window', async () => {
