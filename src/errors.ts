@@ -5,6 +5,20 @@ export class AppError extends Error {
   override name = 'AppError';
 }
 
+/** The state store did not answer: nothing was decided, so the gate must refuse. */
+export class StateStoreUnavailableError extends AppError {
+  override name = 'StateStoreUnavailableError';
+  constructor(
+    readonly reason: string,
+    options?: { cause?: unknown },
+  ) {
+    super(
+      `The confirmation gate's state store is unavailable (${reason}). Calls that need confirmation are refused until it answers again; read tools still work. A retry in a moment may help.`,
+      options,
+    );
+  }
+}
+
 /** Bad input: names the field and the rule. Nothing was sent. */
 export class InputError extends AppError {
   override name = 'InputError';

@@ -7,6 +7,10 @@
 
 /** How long a warning stays valid, and the longest any record lives. */
 export const CONFIRM_WINDOW_MS = 10 * 60_000;
+/** A running call refreshes its in-flight marker this often (gate.ts)... */
+export const HEARTBEAT_MS = 60_000;
+/** ...so the marker outlives long calls, but not by long a replica that died mid-call. */
+export const IN_FLIGHT_TTL_MS = 3 * HEARTBEAT_MS;
 
 export interface Pending {
   at: number;
@@ -38,6 +42,7 @@ export type Settlement =
   | { kind: 'refused' }
   | { kind: 'unknown'; record: UnknownOutcome };
 
+/** Keys and slots are SHA-256 hex digests (gate/key.ts): no argument or credential reaches a store. */
 export interface GateStore {
   inFlight(key: string): Promise<InFlight | undefined>;
   unknownOutcome(key: string): Promise<UnknownOutcome | undefined>;
@@ -45,13 +50,15 @@ export interface GateStore {
   warn(key: string, slot: string, pending: Pending): Promise<{ ok: true } | { ok: false; inFlight: InFlight }>;
   /** Atomically: refuses when `key` is in flight; otherwise takes its warning (single use) and marks `key` in flight. */
   take(key: string, slot: string): Promise<Taken>;
-  /** Keeps the in-flight marker of a running call alive. */
+  /** What `take` would answer now, taking nothing (before asking a person to approve). */
+  peek(key: string, slot: string): Promise<Taken>;
+  /** Keeps the in-flight marker of a running call alive for another IN_FLIGHT_TTL_MS. */
   touch(key: string): Promise<void>;
   /** Ends a call: removes its in-flight marker and records what is known of the outcome. */
   settle(key: string, settlement: Settlement): Promise<void>;
   /**
    * Claims a one-time token (a signed approval round's nonce): true the first time, false after, so
-   * an approval can never be replayed. The claim is forgotten after `ttlMs`.
+   * an approval can never be replayed. The claim is forgotten after `ttlMs` (at most the window).
    */
   claimOnce(token: string, ttlMs: number): Promise<boolean>;
   /** Resolves when the store answers (for readiness checks); rejects when it does not. */
@@ -81,9 +88,9 @@ function expiringMap<V>(now: () => number, ttlMs: number, max: number) {
       }
       return entry.value;
     },
-    set(key: string, value: V): void {
+    set(key: string, value: V, ms = ttlMs): void {
       entries.delete(key); // re-inserted last: insertion order is age order
-      entries.set(key, { value, expires: now() + ttlMs });
+      entries.set(key, { value, expires: now() + Math.min(ms, ttlMs) });
       for (const [oldest, entry] of entries) {
         if (entries.size <= max && entry.expires >= now()) break;
         entries.delete(oldest);
@@ -103,6 +110,14 @@ export function createMemoryStore({ now, ttlMs = CONFIRM_WINDOW_MS, maxRecords =
   const running = expiringMap<InFlight>(now, ttlMs, maxRecords);
   const unknown = expiringMap<UnknownOutcome>(now, ttlMs, maxRecords);
   const claimed = expiringMap<true>(now, ttlMs, maxRecords);
+  function peek(key: string, slot: string): Taken {
+    const inFlight = running.get(key);
+    if (inFlight) return { ok: false, why: 'in_flight', inFlight };
+    const record = pending.get(key);
+    if (record) return { ok: true, pending: record };
+    const other = latest.get(slot);
+    return { ok: false, why: 'no_warning', otherArguments: other !== undefined && other !== key && pending.get(other) !== undefined };
+  }
   return {
     inFlight: async (key) => running.get(key),
     unknownOutcome: async (key) => unknown.get(key),
@@ -114,29 +129,26 @@ export function createMemoryStore({ now, ttlMs = CONFIRM_WINDOW_MS, maxRecords =
       return { ok: true };
     },
     async take(key, slot) {
-      const inFlight = running.get(key);
-      if (inFlight) return { ok: false, why: 'in_flight', inFlight };
-      const record = pending.get(key);
-      if (!record) {
-        const other = latest.get(slot);
-        return { ok: false, why: 'no_warning', otherArguments: other !== undefined && other !== key && pending.get(other) !== undefined };
+      const taken = peek(key, slot);
+      if (taken.ok) {
+        pending.delete(key);
+        running.set(key, { since: now() }, IN_FLIGHT_TTL_MS);
       }
-      pending.delete(key);
-      running.set(key, { since: now() });
-      return { ok: true, pending: record };
+      return taken;
     },
+    peek: async (key, slot) => peek(key, slot),
     async touch(key) {
       const inFlight = running.get(key);
-      if (inFlight) running.set(key, inFlight);
+      if (inFlight) running.set(key, inFlight, IN_FLIGHT_TTL_MS);
     },
     async settle(key, settlement) {
       running.delete(key);
       if (settlement.kind === 'clean') unknown.delete(key);
       if (settlement.kind === 'unknown') unknown.set(key, settlement.record);
     },
-    async claimOnce(token) {
+    async claimOnce(token, claimTtlMs) {
       if (claimed.get(token)) return false;
-      claimed.set(token, true);
+      claimed.set(token, true, claimTtlMs);
       return true;
     },
     ping: async () => undefined,
