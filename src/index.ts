@@ -18,10 +18,10 @@ async function main(argv: string[]): Promise<void> {
   if (command.sandbox) await attachSandbox(config, command.sandboxWorld);
   const log = createLog({ level: config.logLevel, redact: redactor(secretsOf(config)) });
 
-  const [{ createServer, trackCalls }, { serveStdio }] = await Promise.all([import('./server.js'), import('./transports/stdio.js')]);
+  const [{ createServerFactory, trackCalls }, { serveStdio }] = await Promise.all([import('./server.js'), import('./transports/stdio.js')]);
   const shutdown = new AbortController();
   const calls = trackCalls();
-  const { done } = await serveStdio(createServer({ config, log, shutdown: shutdown.signal, calls }), { log, calls, shutdown });
+  const { done } = serveStdio(createServerFactory({ config, log, shutdown: shutdown.signal, calls }), { log, calls, shutdown });
   await done;
   process.exit(0);
 }

@@ -32,3 +32,13 @@ export function createLog(options: {
 }
 
 export const silentLog: Log = { debug() {}, info() {}, warn() {}, error() {} };
+
+/** `log` with `redact` applied first: one caller's own secrets never reach the shared log. */
+export function redactingLog(log: Log, redact: (text: string) => string): Log {
+  return {
+    debug: (message) => log.debug(redact(message)),
+    info: (message) => log.info(redact(message)),
+    warn: (message) => log.warn(redact(message)),
+    error: (message) => log.error(redact(message)),
+  };
+}

@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { mapStrings, strip, type Redact } from './text.js';
 import type { ToolResult } from './tools/define.js';
 
@@ -7,7 +7,13 @@ import type { ToolResult } from './tools/define.js';
  * structured facts with the same next step. Everything passes through the redactor, and structured
  * strings lose hidden characters as the text does.
  */
-export function present(result: ToolResult, options: { redact: Redact; sandbox: boolean }): CallToolResult {
+/** How results are shown to one caller: their secrets redacted, and whether they are sandbox results. */
+export interface Shown {
+  redact: Redact;
+  sandbox: boolean;
+}
+
+export function present(result: ToolResult, options: Shown): CallToolResult {
   const { redact, sandbox } = options;
   const text = redact(strip(`${sandbox ? "[sandbox] " : ""}${result.text}\nNext: ${result.next}`));
   if (result.isError || !result.structured) return { content: [{ type: 'text', text }], ...(result.isError ? { isError: true } : {}) };
@@ -16,6 +22,6 @@ export function present(result: ToolResult, options: { redact: Redact; sandbox: 
 }
 
 /** An error as the client receives it: text only. */
-export function presentError(text: string, options: { redact: Redact; sandbox: boolean }): CallToolResult {
+export function presentError(text: string, options: Shown): CallToolResult {
   return { content: [{ type: 'text', text: options.redact(`${options.sandbox ? '[sandbox] ' : ''}${text}`) }], isError: true };
 }

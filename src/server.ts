@@ -1,27 +1,31 @@
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
+import { createHash, randomBytes } from 'node:crypto';
 import {
-  ListToolsRequestSchema,
+  CLIENT_CAPABILITIES_META_KEY,
+  createRequestStateCodec,
+  inputRequired,
+  inputResponse,
+  McpServer,
   type CallToolResult,
-  type ServerNotification,
-  type ServerRequest,
+  type ClientCapabilities,
+  type InputRequiredResult,
+  type jsonSchemaValidator,
+  type ServerContext,
   type Tool,
-} from '@modelcontextprotocol/sdk/types.js';
-import type { z } from 'zod';
+} from '@modelcontextprotocol/server';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
+import { z } from 'zod';
 import type { ApiClient } from './api/client.js';
 import { realClock, withShutdown } from './clock.js';
 import { secretsOf, type Config } from './config.js';
 import { describeError, RefusedError } from './errors.js';
-import { APPROVAL_FORM, type FormChannel } from './gate/approval.js';
+import { APPROVAL_FORM, type ApprovalChannel, type ApprovalState, type AskApproval } from './gate/approval.js';
 import { createGate } from './gate/gate.js';
 import { checkedCanonical } from './gate/key.js';
 import { createMemoryStore, type GateStore } from './gate/store.js';
 import { INSTRUCTIONS } from './instructions.js';
+import { redactingLog, type Log } from './log.js';
 import { PROMPTS } from './prompts/index.js';
-import type { Log } from './log.js';
-import { present, presentError } from './result.js';
+import { present, presentError, type Shown } from './result.js';
 import { redactor, sanitize } from './text.js';
 import { inputSchemaOf, jsonSchemaOf, outputSchemaOf } from './tools/contract.js';
 import type { AnyTool, Clock, GatedTool, ToolContext, ToolResult } from './tools/define.js';
@@ -31,7 +35,7 @@ import { SERVER_NAME, SERVER_VERSION } from './version.js';
 export interface ServerDeps {
   config: Config;
   log: Log;
-  /** Defaults to the ky client built from `config` on first use. */
+  /** The default caller's API client; defaults to the ky client built from `config` on first use. */
   api?: ApiClient;
   clock?: Clock;
   tools?: AnyTool[];
@@ -41,7 +45,21 @@ export interface ServerDeps {
   shutdown?: AbortSignal;
   /** Counts the tool calls in flight, so a shutdown can wait for them to answer. */
   calls?: Calls;
+  /** Signs the state that round-trip approvals carry through the client; the same on every replica. Defaults to a random key. */
+  stateSecret?: string;
 }
+
+/** The credentials one caller brings: an HTTP request's headers. */
+export type Credentials = Pick<Config, 'accessToken' | 'apiKey' | 'monitoringApiKey'>;
+
+export interface CallerOptions {
+  credentials: Credentials;
+  /** Rewrites what texts call the credentials (the configuration's names) into what this caller sets (the headers). */
+  wording?: (text: string) => string;
+}
+
+/** Builds the MCP server for one stdio connection, or for one HTTP request of the caller it is given. */
+export type ServerFactory = (caller?: CallerOptions) => McpServer;
 
 /** The tool calls in flight. */
 export interface Calls {
@@ -71,125 +89,202 @@ export function trackCalls(): Calls {
   };
 }
 
-type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+/** One caller's world: their credentials in the config, their secrets redacted, their own gate scope. */
+interface Caller {
+  scope: string;
+  config: Config;
+  log: Log;
+  shown: Shown;
+  api(): Promise<ApiClient>;
+}
 
-/** A pure factory: registers every enabled tool in one loop; the one error boundary of the server. */
-export function createServer(deps: ServerDeps): McpServer {
+/** Callers whose API clients are kept between requests (a team's worth); the oldest goes first. */
+const MAX_CALLERS = 1_000;
+
+/**
+ * Prepares everything a server needs once (schemas, tool list, gate, store), and returns the factory
+ * that builds a server per connection or per request: cheap, and the one error boundary of every call.
+ */
+export function createServerFactory(deps: ServerDeps): ServerFactory {
   const { config, log } = deps;
   const shutdown = deps.shutdown ?? new AbortController().signal;
   const clock = withShutdown(deps.clock ?? realClock, shutdown);
-  const redact = redactor(secretsOf(config));
-  // The HTTP client loads on the first tool call: importing ky probes fetch, which costs ~20 ms of start-up.
-  let api: Promise<ApiClient> | undefined = deps.api && Promise.resolve(deps.api);
-  const getApi = () =>
-    (api ??= import('./api/client.js').then(({ createApiClient }) => createApiClient({ config, log, redact, shutdown })));
-
-  const server = new McpServer(
-    { name: SERVER_NAME, version: SERVER_VERSION },
-    { capabilities: { tools: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: lazyValidator() },
-  );
-  const forms: FormChannel = {
-    canShowForms: () => Boolean(server.server.getClientCapabilities()?.elicitation?.form),
-    showForm: (message, { signal, timeoutMs }) =>
-      server.server.elicitInput({ mode: 'form', message: redact(sanitize(message, 500)), requestedSchema: APPROVAL_FORM }, { signal, timeout: timeoutMs }),
-  };
-  const gate = createGate({ store: deps.store ?? createMemoryStore({ now: () => clock.now() }), now: () => clock.now(), config, forms, log });
-  const shown = { redact, sandbox: config.sandbox };
   const calls = deps.calls ?? trackCalls();
+  const gate = createGate({ store: deps.store ?? createMemoryStore({ now: () => clock.now() }), now: () => clock.now(), config, log });
+  const codec = createRequestStateCodec<ApprovalState>({
+    key: deps.stateSecret ?? randomBytes(32),
+    ttlSeconds: Math.ceil(config.approvalTimeoutMs / 1000) + 60,
+  });
+  const validator = lazyValidator();
 
-  const listing: Array<() => Tool> = [];
-  const selected = selectTools(config, deps.tools);
-  for (const tool of selected) {
-    const inputSchema = inputSchemaOf(tool, config);
-    const outputSchema = outputSchemaOf(tool);
-    server.registerTool(
-      tool.name,
-      { title: tool.title, description: tool.description, inputSchema, outputSchema, annotations: tool.annotations },
-      (args: Record<string, unknown>, extra: Extra): Promise<CallToolResult> =>
-        calls.track(
-          call(tool, config.appId ? { ...args, app_id: config.appId } : args, extra).then(
-            (result) => present(result, shown),
-            (error: unknown) => presentError(errorText(error, tool), shown),
-          ),
-        ),
-    );
-    listing.push(() => ({
+  const selected = selectTools(config, deps.tools).map((tool) => ({ tool, inputSchema: inputSchemaOf(tool, config), outputSchema: outputSchemaOf(tool) }));
+  // Our own tools/list, built on first request from the very schemas the SDK validates with, minus
+  // the "$schema" boilerplate of every entry.
+  let listing: Tool[] | undefined;
+  const listTools = () =>
+    (listing ??= selected.map(({ tool, inputSchema, outputSchema }) => ({
       name: tool.name,
       title: tool.title,
       description: tool.description,
       inputSchema: jsonSchemaOf(inputSchema, 'input') as Tool['inputSchema'],
       outputSchema: jsonSchemaOf(outputSchema, 'output') as Tool['outputSchema'],
       annotations: tool.annotations,
-    }));
+    })));
+  const prompts = promptsOf(config, new Set(selected.map(({ tool }) => tool.name)));
+
+  const defaultCaller = callerOf(config, '', deps.api);
+  const callers = new Map<string, Caller>();
+  function callerFor({ credentials, wording }: CallerOptions): Caller {
+    const scope = createHash('sha256').update(JSON.stringify([credentials.accessToken, credentials.apiKey, credentials.monitoringApiKey])).digest('hex');
+    let caller = callers.get(scope);
+    if (caller) callers.delete(scope); // re-inserted last: insertion order is age order
+    caller ??= callerOf({ ...config, ...credentials }, scope, undefined, wording);
+    callers.set(scope, caller);
+    if (callers.size > MAX_CALLERS) callers.delete(callers.keys().next().value as string);
+    return caller;
   }
-  registerPrompts(server, config, new Set(selected.map((tool) => tool.name)));
 
-  // Our own tools/list, built on first request from the very schemas the SDK validates with, minus
-  // the "$schema" and "execution" boilerplate it adds to every entry (about 20 tokens a tool).
-  let tools: Tool[] | undefined;
-  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: (tools ??= listing.map((entry) => entry())) }));
+  function callerOf(callerConfig: Config, scope: string, api?: ApiClient, wording?: (text: string) => string): Caller {
+    const redact = redactor(secretsOf(callerConfig));
+    const callerLog = scope ? redactingLog(log, redact) : log;
+    // The HTTP client loads on the first tool call: importing ky probes fetch, which costs ~20 ms of start-up.
+    let client: Promise<ApiClient> | undefined = api && Promise.resolve(api);
+    return {
+      scope,
+      config: callerConfig,
+      log: callerLog,
+      shown: { redact: wording ? (text) => wording(redact(text)) : redact, sandbox: config.sandbox },
+      api: () =>
+        (client ??= import('./api/client.js').then(({ createApiClient }) => createApiClient({ config: callerConfig, log: callerLog, redact, shutdown }))),
+    };
+  }
 
-  async function context(extra: Extra): Promise<ToolContext> {
-    const token = extra._meta?.progressToken;
+  return (options) => {
+    const caller = options ? callerFor(options) : defaultCaller;
+    const server = new McpServer(
+      { name: SERVER_NAME, version: SERVER_VERSION },
+      {
+        capabilities: { tools: {}, ...(prompts.length ? { prompts: {} } : {}) },
+        instructions: INSTRUCTIONS,
+        jsonSchemaValidator: validator,
+        requestState: { verify: codec.verify },
+        inputRequired: { roundTimeoutMs: config.approvalTimeoutMs },
+      },
+    );
+    for (const { tool, inputSchema, outputSchema } of selected) {
+      server.registerTool(
+        tool.name,
+        { title: tool.title, description: tool.description, inputSchema, outputSchema, annotations: tool.annotations },
+        (args: Record<string, unknown>, ctx: ServerContext): Promise<CallToolResult | InputRequiredResult> =>
+          calls.track(
+            call(tool, config.appId ? { ...args, app_id: config.appId } : args, ctx, server, caller).then<CallToolResult | InputRequiredResult, CallToolResult>(
+              (result) => ('ask' in result ? askResult(result, caller, ctx) : present(result, caller.shown)),
+              (error: unknown) => presentError(errorText(error, tool, caller.log), caller.shown),
+            ),
+          ),
+      );
+    }
+    server.server.setRequestHandler('tools/list', () => ({ tools: listTools() }));
+    for (const prompt of prompts) server.registerPrompt(prompt.name, prompt.spec, prompt.render);
+    return server;
+  };
+
+  async function context(ctx: ServerContext, caller: Caller): Promise<ToolContext> {
+    const token = ctx.mcpReq._meta?.progressToken;
     let step = 0;
     return {
-      api: await getApi(),
-      config,
+      api: await caller.api(),
+      config: caller.config,
       clock,
-      signal: extra.signal,
+      signal: ctx.mcpReq.signal,
       shutdown,
       progress: async (message, progress, total) => {
         if (token === undefined) return;
         step += 1;
-        await extra
-          .sendNotification({
+        await ctx.mcpReq
+          .notify({
             method: 'notifications/progress',
-            params: { progressToken: token, progress: progress ?? step, ...(total ? { total } : {}), message: redact(sanitize(message, 300)) },
+            params: { progressToken: token, progress: progress ?? step, ...(total ? { total } : {}), message: caller.shown.redact(sanitize(message, 300)) },
           })
-          .catch((error: unknown) => log.debug(`progress notification failed: ${String(error)}`));
+          .catch((error: unknown) => caller.log.debug(`progress notification failed: ${String(error)}`));
       },
     };
   }
 
-  async function call(tool: AnyTool, args: Record<string, unknown>, extra: Extra): Promise<ToolResult> {
+  async function call(tool: AnyTool, args: Record<string, unknown>, ctx: ServerContext, server: McpServer, caller: Caller): Promise<ToolResult | AskApproval> {
     if (config.readOnly && !tool.annotations.readOnlyHint) {
       throw new RefusedError(`${tool.name} is disabled: the server runs in read-only mode (APPMGMT_READ_ONLY). Nothing was sent.`);
     }
     if (tool.cost === 'none') {
       checkedCanonical(args); // the size limit holds for every tool, not only gated ones
-      return tool.run(args, await context(extra));
+      return tool.run(args, await context(ctx, caller));
     }
     const { confirm, ...request } = args;
-    return gate.call(tool as GatedTool, request, confirm, await context(extra));
+    return gate.call(tool as GatedTool, request, confirm, await context(ctx, caller), { scope: caller.scope, approval: approvalChannel(server, ctx, caller.shown.redact) });
   }
 
-  function errorText(error: unknown, tool: AnyTool): string {
+  /** The form of a round-trip approval, with its state signed so any replica can check it on the retry. */
+  async function askResult({ ask }: AskApproval, caller: Caller, ctx: ServerContext): Promise<InputRequiredResult> {
+    return inputRequired({
+      inputRequests: { approval: inputRequired.elicit({ mode: 'form', message: caller.shown.redact(sanitize(ask.message, 500)), requestedSchema: APPROVAL_FORM }) },
+      requestState: await codec.mint(ask.state, ctx),
+    });
+  }
+
+  function errorText(error: unknown, tool: AnyTool, callerLog: Log): string {
     const known = describeError(error, tool.statusHints, config.timeoutMs);
     if (known !== undefined) return known;
-    log.error(`${tool.name} failed unexpectedly: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    callerLog.error(`${tool.name} failed unexpectedly: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     return `Internal error in ${tool.name}; details are in the server log (stderr). A retry will probably fail the same way.`;
   }
+}
 
-  return server;
+/** One server for the configured caller: what stdio and in-process tests use. */
+export function createServer(deps: ServerDeps): McpServer {
+  return createServerFactory(deps)();
+}
+
+/**
+ * How this request's client takes approval forms. A 2026-07-28 request says so in its envelope and
+ * answers in rounds; a 2025-era session declared it at initialize and is asked inline. A bare
+ * `elicitation: {}` means forms (its meaning before modes existed).
+ */
+function approvalChannel(server: McpServer, ctx: ServerContext, redact: (text: string) => string): ApprovalChannel {
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+  const modern = envelope !== undefined && Object.keys(envelope).length > 0;
+  const capabilities = (modern ? envelope[CLIENT_CAPABILITIES_META_KEY] : server.server.getClientCapabilities()) as ClientCapabilities | undefined;
+  const elicitation = capabilities?.elicitation;
+  if (!elicitation || (!elicitation.form && elicitation.url)) return { kind: 'none' };
+  if (modern) {
+    const state = ctx.mcpReq.requestState();
+    if (state === undefined) return { kind: 'rounds' };
+    const view = inputResponse(ctx.mcpReq.inputResponses, 'approval');
+    return { kind: 'rounds', retry: { state, answer: view.kind === 'elicit' ? { action: view.action, ...(view.content ? { content: view.content } : {}) } : undefined } };
+  }
+  return {
+    kind: 'inline',
+    showForm: (message, { signal, timeoutMs }) =>
+      ctx.mcpReq.elicitInput({ mode: 'form', message: redact(sanitize(message, 500)), requestedSchema: APPROVAL_FORM }, { signal, timeout: timeoutMs }),
+  };
 }
 
 /** The workflow prompts whose tools are all enabled; app_id leaves their arguments when the server is scoped. */
-function registerPrompts(server: McpServer, config: Config, enabled: Set<string>): void {
-  for (const prompt of PROMPTS.filter((candidate) => candidate.tools.every((name) => enabled.has(name)))) {
+function promptsOf(config: Config, enabled: Set<string>) {
+  return PROMPTS.filter((candidate) => candidate.tools.every((name) => enabled.has(name))).map((prompt) => {
     const { app_id: _, ...unscoped } = prompt.args as z.ZodRawShape;
-    server.registerPrompt(
-      prompt.name,
-      { title: prompt.title, description: prompt.description, argsSchema: config.appId ? unscoped : prompt.args },
-      (args: Record<string, string | undefined>) => {
-        const clean = Object.fromEntries(Object.entries(args).map(([name, value]) => [name, value === undefined ? value : sanitize(value, 200)]));
+    return {
+      name: prompt.name,
+      spec: { title: prompt.title, description: prompt.description, argsSchema: z.object(config.appId ? unscoped : (prompt.args as z.ZodRawShape)) },
+      render: (args: Record<string, unknown>) => {
+        const clean = Object.fromEntries(Object.entries(args).map(([name, value]) => [name, value === undefined ? value : sanitize(String(value), 200)]));
         const app = `app ${config.appId ?? clean.app_id}`;
         return { messages: [{ role: 'user' as const, content: { type: 'text' as const, text: prompt.message(clean, app) } }] };
       },
-    );
-  }
+    };
+  });
 }
 
-/** The SDK's validator of elicitation answers, built on first use: building it costs ~4 ms of start-up. */
+/** The SDK's validator of elicitation answers, built on first use and shared by every server: building it costs ~4 ms. */
 function lazyValidator(): jsonSchemaValidator {
   let ajv: AjvJsonSchemaValidator | undefined;
   return { getValidator: (schema) => (ajv ??= new AjvJsonSchemaValidator()).getValidator(schema) };

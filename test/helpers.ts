@@ -1,5 +1,5 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { InMemoryTransport } from '@modelcontextprotocol/server';
 import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { createApiClient } from '../src/api/client.js';
 import { secretsOf, type Config } from '../src/config.js';

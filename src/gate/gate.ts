@@ -13,9 +13,9 @@ import {
 import type { Log } from '../log.js';
 import { duration } from '../text.js';
 import type { GatedTool, ToolContext, ToolResult, Warning } from '../tools/define.js';
-import { askApproval, type FormChannel } from './approval.js';
+import { askInline, checkState, judgeAnswer, type ApprovalChannel, type AskApproval } from './approval.js';
 import { callKey, lastWarningSlot } from './key.js';
-import type { GateStore, UnknownOutcome } from './store.js';
+import { CONFIRM_WINDOW_MS, HEARTBEAT_MS, type GateStore, type Settlement, type Taken, type UnknownOutcome } from './store.js';
 
 /**
  * The two-step confirmation of every gated tool (money, credits, permanent deletes):
@@ -24,37 +24,66 @@ import type { GateStore, UnknownOutcome } from './store.js';
  *   which it uses up: N such calls after one warning send one request, whatever N and timing;
  * - while a confirmed call runs, a warning or confirmation with the same arguments sends nothing;
  * - anything but a clean answer or a sure refusal is an unknown outcome, named by the next warning.
+ * When the client can show forms, a confirmed call also needs a person's approval: a 2025-era client
+ * is shown the form while the call holds its warning; a 2026-07-28 client gets the form back with
+ * a signed single-use state, and the warning is taken only when the approved retry arrives (on any
+ * replica that shares the store).
  */
-
-/** A running call refreshes its in-flight marker this often, so the marker outlives long calls but not a dead process. */
-const HEARTBEAT_MS = 60_000;
 
 export interface GateDeps {
   store: GateStore;
   now: () => number;
   config: Pick<Config, 'requireHumanConfirmation' | 'approvalTimeoutMs'>;
-  forms: FormChannel;
   log: Log;
   newRequestId?: () => string;
 }
 
+/** Who is calling and how their client takes approvals. `scope` keeps users apart (a hash of their credentials). */
+export interface Caller {
+  scope: string;
+  approval: ApprovalChannel;
+}
+
 export type Gate = ReturnType<typeof createGate>;
 
-export function createGate({ store, now, config, forms, log, newRequestId = randomUUID }: GateDeps) {
+export function createGate({ store, now, config, log, newRequestId = randomUUID }: GateDeps) {
   /**
-   * One call of a gated tool, with `confirm` taken out of `request`. `scope` keeps users apart.
+   * One call of a gated tool, with `confirm` taken out of `request`.
    * @throws the tool's errors when nothing was sent or the service refused for sure.
    */
-  async function call(tool: GatedTool, request: Record<string, unknown>, confirm: unknown, ctx: ToolContext, scope = ''): Promise<ToolResult> {
-    const key = callKey(scope, tool.name, request);
-    const slot = lastWarningSlot(scope, tool.name);
-    if (config.requireHumanConfirmation && !forms.canShowForms()) {
+  async function call(
+    tool: GatedTool,
+    request: Record<string, unknown>,
+    confirm: unknown,
+    ctx: ToolContext,
+    caller: Caller = { scope: '', approval: { kind: 'none' } },
+  ): Promise<ToolResult | AskApproval> {
+    const key = callKey(caller.scope, tool.name, request);
+    const slot = lastWarningSlot(caller.scope, tool.name);
+    if (config.requireHumanConfirmation && caller.approval.kind === 'none') {
       throw new RefusedError(
         `${tool.name} needs a person's approval in a client form (APPMGMT_REQUIRE_HUMAN_CONFIRMATION=true), and this client cannot show approval forms, so it cannot approve costly calls. Nothing was sent; use a client that supports form elicitation.`,
       );
     }
     tool.gate.check?.(request, ctx.config);
-    return confirm === true ? act(tool, request, ctx, key, slot) : warn(tool, request, ctx, key, slot);
+    if (confirm !== true) return warn(tool, request, ctx, key, slot);
+    if (caller.approval.kind !== 'rounds') return act(tool, request, ctx, key, slot, caller.approval);
+    const { retry } = caller.approval;
+    if (!retry?.state) return askRound(tool, request, ctx, key, slot);
+    const state = checkState(retry.state, key, now(), config.approvalTimeoutMs);
+    if (!(await store.claimOnce(state.nonce, CONFIRM_WINDOW_MS))) {
+      throw new RefusedError('This approval was already used: an approval allows one call. Nothing was sent; call again without confirm to start over.');
+    }
+    judgeAnswer(retry.answer);
+    return act(tool, request, ctx, key, slot, { kind: 'none' });
+  }
+
+  /** The first round of a 2026-07-28 approval: checks there is a warning to act on, and sends the form. */
+  async function askRound(tool: GatedTool, request: Record<string, unknown>, ctx: ToolContext, key: string, slot: string): Promise<ToolResult | AskApproval> {
+    const ready = await store.peek(key, slot);
+    if (!ready.ok) return notTaken(tool, ready);
+    const warning = await tool.gate.warn(request, ctx);
+    return { ask: { message: `${warning.action}. ${warning.cost}`, state: { key, nonce: randomUUID(), at: now() } } };
   }
 
   async function warn(tool: GatedTool, request: Record<string, unknown>, ctx: ToolContext, key: string, slot: string): Promise<ToolResult> {
@@ -68,31 +97,39 @@ export function createGate({ store, now, config, forms, log, newRequestId = rand
     return warningResult(tool, warning, earlier);
   }
 
-  async function act(tool: GatedTool, request: Record<string, unknown>, ctx: ToolContext, key: string, slot: string): Promise<ToolResult> {
+  async function act(tool: GatedTool, request: Record<string, unknown>, ctx: ToolContext, key: string, slot: string, approval: ApprovalChannel): Promise<ToolResult> {
     const taken = await store.take(key, slot);
-    if (!taken.ok) return taken.why === 'in_flight' ? inFlightResult(tool, taken.inFlight.since) : noWarningResult(tool, taken.otherArguments);
+    if (!taken.ok) return notTaken(tool, taken);
     const requestId = taken.pending.requestId;
     const heartbeat = setInterval(() => void store.touch(key).catch((error: unknown) => log.warn(`gate heartbeat failed: ${String(error)}`)), HEARTBEAT_MS);
     heartbeat.unref();
     try {
-      if (forms.canShowForms()) {
+      if (approval.kind === 'inline') {
         const warning = await tool.gate.warn(request, ctx);
-        await askApproval(forms, `${warning.action}. ${warning.cost}`, ctx.signal, config.approvalTimeoutMs);
+        await askInline(approval, `${warning.action}. ${warning.cost}`, ctx.signal, config.approvalTimeoutMs);
       }
       const result = await tool.run(request, requestId ? { ...ctx, requestId } : ctx);
-      await store.settle(key, { kind: 'clean' });
+      await settle(key, { kind: 'clean' });
       return result.structured ? { ...result, structured: { confirmation_needed: false, ...result.structured } } : result;
     } catch (error) {
       if (sentNothing(error)) {
-        await store.settle(key, { kind: 'refused' });
+        await settle(key, { kind: 'refused' });
         throw error;
       }
       const record: UnknownOutcome = { at: now(), what: unknownWhat(error, log, tool.name), ...(requestId ? { requestId } : {}) };
-      await store.settle(key, { kind: 'unknown', record });
+      await settle(key, { kind: 'unknown', record });
       return unknownResult(tool, record);
     } finally {
       clearInterval(heartbeat);
     }
+  }
+
+  /**
+   * Ends a call in the store. A store that fails here cannot change what already happened, so the
+   * caller still gets the call's own outcome; the in-flight marker then expires by its TTL.
+   */
+  async function settle(key: string, settlement: Settlement): Promise<void> {
+    await store.settle(key, settlement).catch((error: unknown) => log.warn(`gate: could not record the end of a call: ${error instanceof Error ? error.message : String(error)}`));
   }
 
   return { call };
@@ -138,6 +175,10 @@ function warningResult(tool: GatedTool, warning: Warning, earlier: UnknownOutcom
       ...(earlier ? { earlier_attempt: `${time(earlier.at)}: ${earlier.what}` } : {}),
     },
   };
+}
+
+function notTaken(tool: GatedTool, taken: Exclude<Taken, { ok: true }>): ToolResult {
+  return taken.why === 'in_flight' ? inFlightResult(tool, taken.inFlight.since) : noWarningResult(tool, taken.otherArguments);
 }
 
 function inFlightResult(tool: GatedTool, since: number): ToolResult {

@@ -1,19 +1,25 @@
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { PassThrough } from 'node:stream';
+import { serveStdio as serve, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import type { Log } from '../log.js';
-import type { Calls } from '../server.js';
+import type { Calls, ServerFactory } from '../server.js';
 
 /** After stdin closes, calls still in flight get this long to answer before the process exits. */
 export const SHUTDOWN_GRACE_MS = 3_000;
 
 /**
- * Serves MCP on stdin/stdout. When the client closes stdin, `shutdown` aborts every wait and poll
+ * Serves MCP on stdin/stdout, to clients of every protocol era (2025 sessions and 2026-07-28
+ * requests alike), with one server built for the connection. When the client closes stdin, `shutdown` aborts every wait and poll
  * (they answer with what they have) and calls in flight get a short grace to answer; `done` then
  * resolves, so the process can exit: no orphan is left behind when a client goes away mid-call.
  */
-export async function serveStdio(server: McpServer, options: { log: Log; calls: Calls; shutdown: AbortController }): Promise<{ done: Promise<void> }> {
+export function serveStdio(factory: ServerFactory, options: { log: Log; calls: Calls; shutdown: AbortController }): { done: Promise<void> } {
   const { log, calls, shutdown } = options;
-  await server.connect(new StdioServerTransport());
+  // The transport reads a copy of stdin that never ends: the SDK's own transport would close itself
+  // on end of input, and the answers of calls still in flight could no longer be written.
+  const input = new PassThrough();
+  process.stdin.pipe(input, { end: false });
+  const transport = new StdioServerTransport(input, process.stdout);
+  serve(() => factory(), { legacy: 'serve', transport, onerror: (error) => log.warn(`stdio: ${error.message}`) });
   const done = new Promise<void>((resolve) => {
     const stop = async () => {
       if (shutdown.signal.aborted) return;

@@ -7,17 +7,22 @@ import {
   ApiError,
   CancelledError,
   InputError,
+  StateStoreUnavailableError,
   UnexpectedAnswerError,
   UnreachableError,
 } from '../../src/errors.js';
-import type { FormChannel } from '../../src/gate/approval.js';
+import type { AskApproval } from '../../src/gate/approval.js';
 import { createGate } from '../../src/gate/gate.js';
 import { callKey, canonical, MAX_ARGUMENT_BYTES } from '../../src/gate/key.js';
 import { CONFIRM_WINDOW_MS, createMemoryStore } from '../../src/gate/store.js';
 import { silentLog } from '../../src/log.js';
 import { defineTool, type GatedTool, type ToolContext } from '../../src/tools/define.js';
 
-const noForms: FormChannel = { canShowForms: () => false, showForm: () => Promise.reject(new Error('no forms')) };
+/** A call result that is not a request for approval (no approval channel is offered in these tests). */
+function settled<T extends object>(result: T | AskApproval): T {
+  if ('ask' in result) throw new Error('unexpected approval request');
+  return result;
+}
 
 /** A gated tool whose run the test controls; it counts the requests it "sends". */
 function fakeTool(behaviour: () => Promise<void> = async () => undefined) {
@@ -45,14 +50,14 @@ function fakeTool(behaviour: () => Promise<void> = async () => undefined) {
 
 function setup(now = { t: 1_000_000 }) {
   const store = createMemoryStore({ now: () => now.t });
-  const gate = createGate({
+  const inner = createGate({
     store,
     now: () => now.t,
     config: { requireHumanConfirmation: false, approvalTimeoutMs: 1000 },
-    forms: noForms,
     log: silentLog,
     newRequestId: () => `req-${now.t}`,
   });
+  const gate = { call: async (...args: Parameters<typeof inner.call>) => settled(await inner.call(...args)) };
   const ctx = {
     api: {} as ApiClient,
     config: {} as Config,
@@ -61,10 +66,28 @@ function setup(now = { t: 1_000_000 }) {
     shutdown: new AbortController().signal,
     progress: async () => undefined,
   } satisfies ToolContext;
-  return { gate, store, ctx, now };
+  return { gate, inner, store, ctx, now };
 }
 
 describe('the confirmation gate', () => {
+  it('still reports what happened when the store fails to record the end of a call', async () => {
+    const { gate, store, ctx } = setup();
+    const { tool, sent } = fakeTool();
+    store.settle = () => Promise.reject(new StateStoreUnavailableError('the connection to Redis dropped'));
+    await gate.call(tool, { amount: 5 }, undefined, ctx);
+    expect((await gate.call(tool, { amount: 5 }, true, ctx)).structured).toEqual({ confirmation_needed: false, done: true });
+    expect(sent).toHaveLength(1);
+  });
+
+  it('refuses, sending nothing, when the store cannot take the warning', async () => {
+    const { gate, store, ctx } = setup();
+    const { tool, sent } = fakeTool();
+    await gate.call(tool, { amount: 5 }, undefined, ctx);
+    store.take = () => Promise.reject(new StateStoreUnavailableError('not connected to Redis; reconnecting'));
+    await expect(gate.call(tool, { amount: 5 }, true, ctx)).rejects.toThrow(/state store is unavailable.*refused/);
+    expect(sent).toHaveLength(0);
+  });
+
   it('acts only on confirm: true after a warning for the same arguments, once', async () => {
     const { gate, ctx } = setup();
     const { tool, sent } = fakeTool();
