@@ -1,48 +1,63 @@
+import { isIP } from 'node:net';
 import { closest, distance, ENV_VARS, type ConfigFlags } from './config.js';
 import { ConfigError } from './errors.js';
 import { SERVER_NAME, SERVER_VERSION } from './version.js';
 
-/** What the command line asks for: print help or the version, run the MCP server, or run only the sandbox API. */
+/** What the command line asks for: print help or the version, serve MCP on stdio or HTTP, or run only the sandbox API. */
 export type Command =
   | { name: 'help' }
   | { name: 'version' }
   | { name: 'server'; sandbox: boolean; sandboxWorld?: string; flags: ConfigFlags }
+  | { name: 'http'; sandbox: boolean; sandboxWorld?: string; flags: ConfigFlags; port: number; host: string }
   | { name: 'sandbox'; port?: number; sandboxWorld?: string };
+
+/** stdio: no command word, the MCP server on stdin/stdout. */
+type Target = 'stdio' | 'http' | 'sandbox';
 
 interface FlagSpec {
   /** What the value is called in help, for a flag that takes one. */
   value?: string;
   short?: string;
-  /** The command it belongs to: the MCP server, the `sandbox` command, or either. */
-  for: 'server' | 'sandbox' | 'both';
+  /** The commands it applies to. */
+  for: readonly Target[];
   help: string;
 }
 
+const ALL: readonly Target[] = ['stdio', 'http', 'sandbox'];
+const MCP: readonly Target[] = ['stdio', 'http'];
+
 const FLAGS = {
-  '--sandbox': { for: 'server', help: 'use the built-in sandbox with demo credentials' },
-  '--sandbox-world': { value: 'FILE', for: 'both', help: 'load the sandbox world from a JSON file' },
-  '--read-only': { for: 'server', help: 'register only the read tools (also APPMGMT_READ_ONLY=true)' },
-  '--app-id': { value: 'ID', for: 'server', help: 'scope every tool to one app (also APPMGMT_APP_ID)' },
-  '--tools': { value: 'a,b', for: 'server', help: 'enable only these tools (also APPMGMT_TOOLS)' },
-  '--toolsets': { value: 'a,b', for: 'server', help: 'enable only these toolsets (also APPMGMT_TOOLSETS)' },
-  '--port': { value: 'N', for: 'sandbox', help: "with 'sandbox': port to listen on (default: a free port)" },
-  '--help': { short: '-h', for: 'both', help: 'print this help and exit' },
-  '--version': { short: '-v', for: 'both', help: 'print the version and exit' },
+  '--sandbox': { for: MCP, help: 'use the built-in sandbox with demo credentials' },
+  '--sandbox-world': { value: 'FILE', for: ALL, help: 'load the sandbox world from a JSON file' },
+  '--read-only': { for: MCP, help: 'register only the read tools (also APPMGMT_READ_ONLY=true)' },
+  '--app-id': { value: 'ID', for: MCP, help: 'scope every tool to one app (also APPMGMT_APP_ID)' },
+  '--tools': { value: 'a,b', for: MCP, help: 'enable only these tools (also APPMGMT_TOOLS)' },
+  '--toolsets': { value: 'a,b', for: MCP, help: 'enable only these toolsets (also APPMGMT_TOOLSETS)' },
+  '--port': { value: 'N', for: ['http', 'sandbox'], help: "with 'http' (default 8080) or 'sandbox' (default: a free port): port to listen on" },
+  '--host': { value: 'H', for: ['http'], help: "with 'http': address to bind (default 127.0.0.1; others need APPMGMT_HTTP_ALLOWED_*)" },
+  '--help': { short: '-h', for: ALL, help: 'print this help and exit' },
+  '--version': { short: '-v', for: ALL, help: 'print the version and exit' },
 } satisfies Record<string, FlagSpec>;
 
 type FlagName = keyof typeof FLAGS;
 
 const FLAG_NAMES = Object.keys(FLAGS) as FlagName[];
-const COMMANDS = ['sandbox'];
+const COMMANDS = ['http', 'sandbox'];
+/** The port `http` listens on by default. */
+export const DEFAULT_HTTP_PORT = 8080;
 const VALID_FLAGS = FLAG_NAMES.map((name) => usage(name)).join(', ');
 /** A typo is an edit or two away (--readonly, --app_id); further off, a guess misleads (--bogus is not --tools). */
 const SUGGEST_WITHIN_EDITS = 2;
 
-export const HELP = `${SERVER_NAME} ${SERVER_VERSION}: MCP server for the Application Management API (stdio).
+export const HELP = `${SERVER_NAME} ${SERVER_VERSION}: MCP server for the Application Management API.
 
 Usage:
   ${SERVER_NAME} [options]            run the MCP server on stdin/stdout (for an MCP client)
   ${SERVER_NAME} --sandbox            run it against the built-in simulated service (no account needed)
+  ${SERVER_NAME} http [--port N] [--host H] [options]
+                                      serve MCP over Streamable HTTP on /mcp for a team: each request
+                                      brings its user's credentials (Authorization: Bearer <token>,
+                                      X-Appmgmt-Api-Key, X-Appmgmt-Monitoring-Api-Key)
   ${SERVER_NAME} sandbox [--port N]   run only the simulated HTTP API, for curl and other clients
 
 Options:
@@ -64,21 +79,23 @@ export function parseCommandLine(argv: readonly string[]): Command {
   const { given, positionals, problems } = readFlags(argv);
   const [command, ...extra] = positionals;
   if (command !== undefined && !COMMANDS.includes(command)) {
-    problems.push(`Unknown command ${quote(command)}; the only command is sandbox (without one, the MCP server runs)`);
+    problems.push(`Unknown command ${quote(command)}; the commands are http and sandbox (without one, the MCP server runs on stdio)`);
   }
   for (const argument of extra) problems.push(`Unexpected argument ${quote(argument)}; flags start with --, see --help`);
-  const target = command === 'sandbox' ? 'sandbox' : 'server';
+  const target: Target = command === 'sandbox' || command === 'http' ? command : 'stdio';
   for (const name of given.keys()) {
-    const belongs = FLAGS[name].for;
-    if (belongs === 'both' || belongs === target) continue;
+    const belongs: readonly Target[] = FLAGS[name].for;
+    if (belongs.includes(target)) continue;
     problems.push(
       target === 'sandbox'
         ? `${name} does not apply to the sandbox command, which runs only the simulated API; leave it out`
-        : `${name} applies only to the sandbox command: ${SERVER_NAME} sandbox ${usage(name)}`,
+        : `${name} applies only to ${belongs.map((other) => `the ${other} command (${SERVER_NAME} ${other} ${usage(name)})`).join(' or ')}`,
     );
   }
   const port = given.get('--port');
   if (port !== undefined && !(/^[0-9]{1,5}$/.test(port) && Number(port) <= 65535)) problems.push('--port must be a whole number from 0 to 65535');
+  const host = given.get('--host');
+  if (host !== undefined && !isBindAddress(host)) problems.push(`--host ${quote(host)} is not an address to bind; give an IP address such as 0.0.0.0 or ::, or a host name`);
   if (given.get('--sandbox-world') === '') problems.push('--sandbox-world is empty; give a JSON file or leave the flag out');
   if (problems.length > 0) throw new ConfigError(problems.join('\n'));
 
@@ -86,12 +103,24 @@ export function parseCommandLine(argv: readonly string[]): Command {
   if (given.has('--version')) return { name: 'version' };
   const sandboxWorld = given.get('--sandbox-world');
   if (target === 'sandbox') return { name: 'sandbox', port: port === undefined ? undefined : Number(port), sandboxWorld };
-  return {
-    name: 'server',
+  const mcp = {
     sandbox: given.has('--sandbox') || sandboxWorld !== undefined,
     sandboxWorld,
-    flags: { readOnly: given.has('--read-only') || undefined, appId: given.get('--app-id'), tools: given.get('--tools'), toolsets: given.get('--toolsets') },
+    flags: {
+      readOnly: given.has('--read-only') || undefined,
+      appId: given.get('--app-id'),
+      tools: given.get('--tools'),
+      toolsets: given.get('--toolsets'),
+      ...(host === undefined ? {} : { host }),
+    },
   };
+  if (target === 'http') return { name: 'http', ...mcp, port: port === undefined ? DEFAULT_HTTP_PORT : Number(port), host: host ?? '127.0.0.1' };
+  return { name: 'server', ...mcp };
+}
+
+/** An IPv4 or IPv6 address, or a host name: what node's listen() takes. */
+function isBindAddress(host: string): boolean {
+  return isIP(host) !== 0 || /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/i.test(host);
 }
 
 /** Splits the arguments into known flags (switches map to ''), positionals, and what is wrong with the flags. */

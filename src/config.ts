@@ -19,6 +19,11 @@ export const ENV_VARS = {
   APPMGMT_APPROVAL_TIMEOUT_MS: 'How long a costly call waits for the user to answer the approval form (default 120000, at most 600000)',
   APPMGMT_MAX_DAILY_BUDGET_MICROS: 'Largest daily budget (micros) a campaign may be created with',
   APPMGMT_LOG_LEVEL: 'debug, info, warn or error (default info); logs go to stderr',
+  APPMGMT_HTTP_ALLOWED_HOSTS: "http: Host header values allowed besides this machine's names, comma-separated (mcp.example.com, mcp.example.com:8443)",
+  APPMGMT_HTTP_ALLOWED_ORIGINS: 'http: browser origins allowed besides this machine, comma-separated (https://chat.example.com)',
+  APPMGMT_HTTP_MAX_BODY_BYTES: 'http: largest request body accepted, in bytes (default 1048576, at most 67108864)',
+  APPMGMT_STATE_URL: 'redis://host:port/db (or rediss://): keep the confirmation gate in Redis, shared by every replica',
+  APPMGMT_STATE_SECRET: 'With APPMGMT_STATE_URL: at least 32 characters, the same on every replica; signs approval state',
 } as const;
 
 export type EnvName = keyof typeof ENV_VARS;
@@ -30,6 +35,10 @@ const MAX_TIMEOUT_MS = 86_400_000;
 /** A person answers a form within minutes; longer only holds a call and its warning open. */
 const MAX_APPROVAL_TIMEOUT_MS = 600_000;
 const DEFAULT_APPROVAL_TIMEOUT_MS = 120_000;
+const DEFAULT_HTTP_MAX_BODY_BYTES = 1024 * 1024;
+const MAX_HTTP_MAX_BODY_BYTES = 64 * 1024 * 1024;
+/** The signing key of approval state: HMAC-SHA256 wants at least 256 bits. */
+const MIN_STATE_SECRET_LENGTH = 32;
 
 const httpUrl = (name: EnvName, credentials: string) =>
   z
@@ -94,11 +103,44 @@ const toolsetList = (name: string) =>
     })
     .transform((sets) => (sets.includes('all') ? undefined : (sets as ToolsetName[])));
 
+/** Comma-separated values, each checked and normalized by `each` (which returns an error message or the value). */
+const list = (name: EnvName, each: (value: string) => { ok: string } | { error: string }) =>
+  z.string().transform((text, ctx) => {
+    const values: string[] = [];
+    for (const item of text.split(',').map((value) => value.trim()).filter(Boolean)) {
+      const checked = each(item);
+      if ('error' in checked) ctx.addIssue({ code: 'custom', message: `${name}: ${JSON.stringify(item.slice(0, 100))} ${checked.error}` });
+      else values.push(checked.ok);
+    }
+    if (values.length === 0 && ctx.issues.length === 0) ctx.addIssue({ code: 'custom', message: `${name} names nothing; list values separated by commas, or leave it out` });
+    return values;
+  });
+
+/** A Host header value: a name or address, with a port only when the clients use one. */
+function hostValue(value: string): { ok: string } | { error: string } {
+  const lower = value.toLowerCase();
+  if (!URL.canParse(`http://${lower}`) || /[/?#@]/.test(lower)) return { error: 'is not a host name; give a name such as mcp.example.com or mcp.example.com:8443' };
+  const url = new URL(`http://${lower}`);
+  return url.host === lower || `${url.hostname}:80` === lower ? { ok: lower } : { error: 'is not a host name in its plain form; give a name such as mcp.example.com' };
+}
+
+/** A browser origin: scheme, host and port only, as browsers send it. */
+function originValue(value: string): { ok: string } | { error: string } {
+  if (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol)) return { error: 'is not an origin; give one such as https://chat.example.com' };
+  const url = new URL(value);
+  if (url.pathname !== '/' || url.search || url.hash || url.username || url.password) {
+    return { error: 'has more than an origin; give only the scheme and host, such as https://chat.example.com' };
+  }
+  return { ok: url.origin };
+}
+
 const FlagsSchema = z.object({
   readOnly: z.boolean().optional(),
   appId: z.string().trim().min(1, '--app-id is empty; give an app ID or leave the flag out').optional(),
   tools: toolList('--tools').optional(),
   toolsets: toolsetList('--toolsets').optional(),
+  /** `http` only: the address to bind; its rules are checked with the allowed hosts and origins. */
+  host: z.string().optional(),
 });
 
 /** Every setting, from the environment and the command line; all problems are reported at once. */
@@ -122,6 +164,18 @@ const ConfigSchema = z
     ),
     APPMGMT_MAX_DAILY_BUDGET_MICROS: positiveInt('APPMGMT_MAX_DAILY_BUDGET_MICROS', Number.MAX_SAFE_INTEGER).optional(),
     APPMGMT_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error'], { error: 'APPMGMT_LOG_LEVEL must be debug, info, warn or error' }).default('info'),
+    APPMGMT_HTTP_ALLOWED_HOSTS: list('APPMGMT_HTTP_ALLOWED_HOSTS', hostValue).optional(),
+    APPMGMT_HTTP_ALLOWED_ORIGINS: list('APPMGMT_HTTP_ALLOWED_ORIGINS', originValue).optional(),
+    APPMGMT_HTTP_MAX_BODY_BYTES: positiveInt('APPMGMT_HTTP_MAX_BODY_BYTES', MAX_HTTP_MAX_BODY_BYTES, '67108864 (64 MiB)').default(DEFAULT_HTTP_MAX_BODY_BYTES),
+    APPMGMT_STATE_URL: z
+      .string()
+      // Messages never contain the value: it may hold a password.
+      .refine((value) => URL.canParse(value) && /^rediss?:$/.test(new URL(value).protocol), 'APPMGMT_STATE_URL must be a redis:// or rediss:// URL, such as redis://redis.internal:6379/0')
+      .optional(),
+    APPMGMT_STATE_SECRET: z
+      .string()
+      .min(MIN_STATE_SECRET_LENGTH, `APPMGMT_STATE_SECRET must be at least ${MIN_STATE_SECRET_LENGTH} characters (the value is not shown); generate one with: openssl rand -hex 32`)
+      .optional(),
     flags: FlagsSchema,
   })
   // zod runs this even when a field failed, handing it that field's raw string: every check here
@@ -142,6 +196,16 @@ const ConfigSchema = z
     }
     if (Array.isArray(tools) && Array.isArray(e.APPMGMT_TOOLS) && setKey(tools) !== setKey(e.APPMGMT_TOOLS)) {
       fail('flags', '--tools and APPMGMT_TOOLS name different tools; set them in one place');
+    }
+    if (e.APPMGMT_STATE_URL !== undefined && e.APPMGMT_STATE_SECRET === undefined) {
+      fail('APPMGMT_STATE_SECRET', 'APPMGMT_STATE_SECRET must be set with APPMGMT_STATE_URL: the same secret of at least 32 characters on every replica (generate one with: openssl rand -hex 32)');
+    }
+    const host = e.flags.host;
+    if (host !== undefined && !isLoopback(host.toLowerCase()) && !isLoopback(`[${host}]`)) {
+      const missing = (['APPMGMT_HTTP_ALLOWED_HOSTS', 'APPMGMT_HTTP_ALLOWED_ORIGINS'] as const).filter((name) => e[name] === undefined);
+      if (missing.length > 0) {
+        fail('flags', `--host ${host} serves other machines, so ${missing.join(' and ')} must name the host names and browser origins clients use (comma-separated); nothing is allowed by default beyond this machine`);
+      }
     }
     const sets = e.flags.toolsets;
     if (Array.isArray(sets) && Array.isArray(e.APPMGMT_TOOLSETS) && setKey(sets) !== setKey(e.APPMGMT_TOOLSETS)) {
@@ -171,6 +235,17 @@ export interface Config {
   logLevel: 'debug' | 'info' | 'warn' | 'error';
   /** Set when the server talks to the built-in sandbox: every result says so. */
   sandbox: boolean;
+  http: {
+    /** Host header values allowed besides the loopback names with the port. */
+    allowedHosts: string[];
+    /** Origins allowed besides the loopback ones with the port. */
+    allowedOrigins: string[];
+    maxBodyBytes: number;
+  };
+  /** Redis URL of the gate's shared state; unset: the in-process store. */
+  stateUrl?: string;
+  /** Signs approval state; set whenever stateUrl is. */
+  stateSecret?: string;
   /** In the sandbox: the demo workspace, its apps and groups, which check_connection shows. */
   sandboxDirectory?: { workspace_id: string; apps: Array<{ id: string; name: string }>; groups: Array<{ id: string; name: string }> };
 }
@@ -183,6 +258,8 @@ export interface ConfigFlags {
   tools?: string;
   /** The flag's text, comma-separated like APPMGMT_TOOLSETS. */
   toolsets?: string;
+  /** `http --host`. */
+  host?: string;
 }
 
 /**
@@ -219,6 +296,13 @@ export function loadConfig(env: Record<string, string | undefined>, flags: Confi
     approvalTimeoutMs: e.APPMGMT_APPROVAL_TIMEOUT_MS,
     maxDailyBudgetMicros: e.APPMGMT_MAX_DAILY_BUDGET_MICROS,
     logLevel: e.APPMGMT_LOG_LEVEL,
+    http: {
+      allowedHosts: e.APPMGMT_HTTP_ALLOWED_HOSTS ?? [],
+      allowedOrigins: e.APPMGMT_HTTP_ALLOWED_ORIGINS ?? [],
+      maxBodyBytes: e.APPMGMT_HTTP_MAX_BODY_BYTES,
+    },
+    stateUrl: e.APPMGMT_STATE_URL,
+    stateSecret: e.APPMGMT_STATE_SECRET,
     sandbox: false,
   };
 }
@@ -273,7 +357,7 @@ export function distance(a: string, b: string): number {
 }
 
 /** localhost, 127.0.0.0/8 and [::1]: the only hosts a plain http:// URL may name by default. */
-function isLoopback(hostname: string): boolean {
+export function isLoopback(hostname: string): boolean {
   // WHATWG URL has already normalized 0x7f.1, 2130706433 and [0:0::1] to these forms.
   return hostname === 'localhost' || /^127\.\d+\.\d+\.\d+$/.test(hostname) || hostname === '[::1]';
 }
@@ -284,7 +368,8 @@ function setKey(names: string[]): string {
 
 /** The secrets to redact from every text the server emits. */
 export function secretsOf(config: Config): string[] {
-  return [config.accessToken, config.apiKey, config.monitoringApiKey].filter(
+  const statePassword = config.stateUrl && URL.canParse(config.stateUrl) ? decodeURIComponent(new URL(config.stateUrl).password) : undefined;
+  return [config.accessToken, config.apiKey, config.monitoringApiKey, config.stateSecret, statePassword].filter(
     (secret): secret is string => typeof secret === 'string' && secret.length >= 4,
   );
 }

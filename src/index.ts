@@ -1,7 +1,7 @@
 import { HELP, parseCommandLine } from './cli.js';
 import { loadConfig, secretsOf, type Config } from './config.js';
 import { ConfigError } from './errors.js';
-import { createLog } from './log.js';
+import { createLog, type Log } from './log.js';
 import { redactor } from './text.js';
 import { SERVER_NAME, SERVER_VERSION } from './version.js';
 
@@ -15,15 +15,63 @@ async function main(argv: string[]): Promise<void> {
   if (command.name === 'sandbox') return runSandboxOnly(command.port?.toString(), command.sandboxWorld);
 
   const config = loadConfig(process.env, command.flags);
+  const serverCredentials = secretsOf(config);
   if (command.sandbox) await attachSandbox(config, command.sandboxWorld);
-  const log = createLog({ level: config.logLevel, redact: redactor(secretsOf(config)) });
+  const log = createLog({ level: config.logLevel, redact: redactor([...serverCredentials, ...secretsOf(config)]) });
+  if (command.name === 'http') return runHttp(config, log, command, serverCredentials.length > 0);
 
   const [{ createServerFactory, trackCalls }, { serveStdio }] = await Promise.all([import('./server.js'), import('./transports/stdio.js')]);
   const shutdown = new AbortController();
   const calls = trackCalls();
-  const { done } = serveStdio(createServerFactory({ config, log, shutdown: shutdown.signal, calls }), { log, calls, shutdown });
+  const store = await openStore(config, log);
+  const { done } = serveStdio(createServerFactory({ config, log, store, shutdown: shutdown.signal, calls, stateSecret: config.stateSecret }), { log, calls, shutdown });
   await done;
+  await store?.close();
   process.exit(0);
+}
+
+/**
+ * Serves MCP over HTTP for a team: every request brings its user's credentials, never the server's
+ * own (with --sandbox, a request without any uses the demo credentials). SIGTERM and SIGINT drain.
+ */
+async function runHttp(config: Config, log: Log, command: { port: number; host: string; sandbox: boolean }, envCredentials: boolean): Promise<void> {
+  const [{ createServerFactory }, { serveHttp }] = await Promise.all([import('./server.js'), import('./transports/http.js')]);
+  if (envCredentials && !command.sandbox) {
+    log.warn('APPMGMT_ACCESS_TOKEN, APPMGMT_API_KEY or APPMGMT_MONITORING_API_KEY is set, but over HTTP each request brings its own credentials in headers; the server never uses its own.');
+  }
+  const fallbackCredentials = command.sandbox ? { accessToken: config.accessToken, apiKey: config.apiKey, monitoringApiKey: config.monitoringApiKey } : undefined;
+  Object.assign(config, { accessToken: undefined, apiKey: undefined, monitoringApiKey: undefined } satisfies Partial<Config>);
+  const shutdown = new AbortController();
+  const store = (await openStore(config, log)) ?? (await import('./gate/store.js')).createMemoryStore({ now: Date.now });
+  // Draining ends waits and polls at once, but lets requests on their way to the service finish.
+  const factory = createServerFactory({ config, log, store, shutdown: shutdown.signal, abortRequests: new AbortController().signal, stateSecret: config.stateSecret });
+  const http = await serveHttp({
+    factory,
+    host: command.host,
+    port: command.port,
+    allowedHosts: config.http.allowedHosts,
+    allowedOrigins: config.http.allowedOrigins,
+    maxBodyBytes: config.http.maxBodyBytes,
+    ...(fallbackCredentials ? { fallbackCredentials } : {}),
+    ready: () => store.ping(),
+    log,
+    shutdown,
+  });
+  log.info(`serving MCP on ${http.url}/mcp (health: ${http.url}/healthz, readiness: ${http.url}/readyz)${config.stateUrl ? '; gate state in Redis' : ''}`);
+  const stop = () =>
+    void http
+      .drain()
+      .then(() => store.close())
+      .finally(() => process.exit(0));
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+}
+
+/** The Redis gate store when APPMGMT_STATE_URL is set (loaded only then: ioredis costs start-up time). */
+async function openStore(config: Config, log: Log) {
+  if (!config.stateUrl) return undefined;
+  const { createRedisStore } = await import('./gate/redis-store.js');
+  return createRedisStore({ url: config.stateUrl, log });
 }
 
 /** Starts the simulated service in this process and points the config at it with demo credentials. */

@@ -43,6 +43,11 @@ export interface ServerDeps {
   store?: GateStore;
   /** Aborts when the process shuts down: waits and polls end and answer with what they have. */
   shutdown?: AbortSignal;
+  /**
+   * Aborts requests on their way to the service; defaults to `shutdown`. An HTTP server draining
+   * lets them finish instead: it ends only the waits, and exits after the drain time.
+   */
+  abortRequests?: AbortSignal;
   /** Counts the tool calls in flight, so a shutdown can wait for them to answer. */
   calls?: Calls;
   /** Signs the state that round-trip approvals carry through the client; the same on every replica. Defaults to a random key. */
@@ -109,6 +114,7 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
   const { config, log } = deps;
   const shutdown = deps.shutdown ?? new AbortController().signal;
   const clock = withShutdown(deps.clock ?? realClock, shutdown);
+  const abortRequests = deps.abortRequests ?? shutdown;
   const calls = deps.calls ?? trackCalls();
   const gate = createGate({ store: deps.store ?? createMemoryStore({ now: () => clock.now() }), now: () => clock.now(), config, log });
   const codec = createRequestStateCodec<ApprovalState>({
@@ -155,7 +161,7 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
       log: callerLog,
       shown: { redact: wording ? (text) => wording(redact(text)) : redact, sandbox: config.sandbox },
       api: () =>
-        (client ??= import('./api/client.js').then(({ createApiClient }) => createApiClient({ config: callerConfig, log: callerLog, redact, shutdown }))),
+        (client ??= import('./api/client.js').then(({ createApiClient }) => createApiClient({ config: callerConfig, log: callerLog, redact, shutdown: abortRequests }))),
     };
   }
 

@@ -3,7 +3,7 @@ import { HELP, parseCommandLine } from '../src/cli.js';
 import { ENV_VARS } from '../src/config.js';
 import { ConfigError } from '../src/errors.js';
 
-const VALID_FLAGS = '--sandbox, --sandbox-world FILE, --read-only, --app-id ID, --tools a,b, --toolsets a,b, --port N, --help, --version';
+const VALID_FLAGS = '--sandbox, --sandbox-world FILE, --read-only, --app-id ID, --tools a,b, --toolsets a,b, --port N, --host H, --help, --version';
 
 /** The lines of the ConfigError that parseCommandLine throws (fails the test if it does not throw one). */
 function problems(argv: string[]): string[] {
@@ -45,6 +45,19 @@ describe('parseCommandLine', () => {
     expect(parseCommandLine(['--port=65535', 'sandbox'])).toEqual({ name: 'sandbox', port: 65535, sandboxWorld: undefined });
   });
 
+  it('reads the http command: port 8080 and loopback by default, server flags and --host passed on', () => {
+    expect(parseCommandLine(['http'])).toMatchObject({ name: 'http', port: 8080, host: '127.0.0.1', sandbox: false });
+    expect(parseCommandLine(['http', '--port', '0', '--host', '0.0.0.0', '--sandbox', '--read-only'])).toEqual({
+      name: 'http',
+      port: 0,
+      host: '0.0.0.0',
+      sandbox: true,
+      sandboxWorld: undefined,
+      flags: { readOnly: true, appId: undefined, tools: undefined, toolsets: undefined, host: '0.0.0.0' },
+    });
+    expect(parseCommandLine(['http', '--host=::'])).toMatchObject({ host: '::' });
+  });
+
   it('answers --help and --version in long and short form, help first', () => {
     expect(parseCommandLine(['--help'])).toEqual({ name: 'help' });
     expect(parseCommandLine(['-h'])).toEqual({ name: 'help' });
@@ -80,7 +93,7 @@ describe('parseCommandLine', () => {
     });
 
     it('refuses --port without the sandbox command', () => {
-      expect(problems(['--port', '8080'])).toEqual(['--port applies only to the sandbox command: app-management-mcp sandbox --port N']);
+      expect(problems(['--port', '8080'])).toEqual(['--port applies only to the http command (app-management-mcp http --port N) or the sandbox command (app-management-mcp sandbox --port N)']);
     });
 
     it('refuses server flags with the sandbox command', () => {
@@ -92,8 +105,15 @@ describe('parseCommandLine', () => {
       ]);
     });
 
+    it('refuses --host anywhere but http, and a --host that is not an address', () => {
+      expect(problems(['--host', '0.0.0.0'])).toEqual(['--host applies only to the http command (app-management-mcp http --host H)']);
+      expect(problems(['sandbox', '--host', '0.0.0.0'])).toEqual(['--host does not apply to the sandbox command, which runs only the simulated API; leave it out']);
+      expect(problems(['http', '--host', 'http://0.0.0.0'])).toEqual(['--host http://0.0.0.0 is not an address to bind; give an IP address such as 0.0.0.0 or ::, or a host name']);
+      expect(problems(['http', '--host', 'a b'])).toHaveLength(1);
+    });
+
     it('names an unknown command and the valid one', () => {
-      expect(problems(['serve'])).toEqual(['Unknown command serve; the only command is sandbox (without one, the MCP server runs)']);
+      expect(problems(['serve'])).toEqual(['Unknown command serve; the commands are http and sandbox (without one, the MCP server runs on stdio)']);
       expect(problems(['sandbox', '8080'])).toEqual(['Unexpected argument 8080; flags start with --, see --help']);
     });
 
@@ -126,6 +146,7 @@ describe('HELP', () => {
     expect(HELP).toMatch(/--help, -h/);
     expect(HELP).toMatch(/--version, -v/);
     expect(HELP).toMatch(/sandbox \[--port N\]/);
+    expect(HELP).toMatch(/http \[--port N\] \[--host H\]/);
     for (const [name, meaning] of Object.entries(ENV_VARS)) expect(HELP).toContain(`${name.padEnd(36)}${meaning}`);
   });
 });

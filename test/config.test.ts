@@ -33,7 +33,69 @@ describe('loadConfig', () => {
       requireHumanConfirmation: false,
       approvalTimeoutMs: 120_000,
       logLevel: 'info',
+      http: { allowedHosts: [], allowedOrigins: [], maxBodyBytes: 1_048_576 },
       sandbox: false,
+    });
+  });
+
+  describe('http and shared state', () => {
+    const SECRET = 's'.repeat(32);
+    const messages = (env: Record<string, string>, flags = {}) => {
+      try {
+        loadConfig(env, flags);
+      } catch (error) {
+        return (error as Error).message.split('\n');
+      }
+      return [];
+    };
+
+    it('reads allowed hosts and origins, normalized, and the body limit', () => {
+      const config = loadConfig({
+        APPMGMT_HTTP_ALLOWED_HOSTS: 'MCP.example.com, mcp.example.com:8443,[::1]:9000',
+        APPMGMT_HTTP_ALLOWED_ORIGINS: 'https://Chat.Example.com/, http://localhost:5173',
+        APPMGMT_HTTP_MAX_BODY_BYTES: '2048',
+      });
+      expect(config.http).toEqual({
+        allowedHosts: ['mcp.example.com', 'mcp.example.com:8443', '[::1]:9000'],
+        allowedOrigins: ['https://chat.example.com', 'http://localhost:5173'],
+        maxBodyBytes: 2048,
+      });
+    });
+
+    it('names each malformed host or origin and what to give instead', () => {
+      expect(messages({ APPMGMT_HTTP_ALLOWED_HOSTS: 'https://mcp.example.com', APPMGMT_HTTP_ALLOWED_ORIGINS: 'chat.example.com,https://a.example/path' })).toEqual([
+        'APPMGMT_HTTP_ALLOWED_HOSTS: "https://mcp.example.com" is not a host name; give a name such as mcp.example.com or mcp.example.com:8443',
+        'APPMGMT_HTTP_ALLOWED_ORIGINS: "chat.example.com" is not an origin; give one such as https://chat.example.com',
+        'APPMGMT_HTTP_ALLOWED_ORIGINS: "https://a.example/path" has more than an origin; give only the scheme and host, such as https://chat.example.com',
+      ]);
+      expect(messages({ APPMGMT_HTTP_MAX_BODY_BYTES: '1e6' })).toEqual(['APPMGMT_HTTP_MAX_BODY_BYTES must be a positive whole number']);
+    });
+
+    it('refuses to bind another address without allowed hosts and origins', () => {
+      expect(messages({}, { host: '0.0.0.0' })).toEqual([
+        '--host 0.0.0.0 serves other machines, so APPMGMT_HTTP_ALLOWED_HOSTS and APPMGMT_HTTP_ALLOWED_ORIGINS must name the host names and browser origins clients use (comma-separated); nothing is allowed by default beyond this machine',
+      ]);
+      expect(messages({ APPMGMT_HTTP_ALLOWED_HOSTS: 'mcp.example.com' }, { host: '0.0.0.0' })[0]).toMatch(/so APPMGMT_HTTP_ALLOWED_ORIGINS must name/);
+      expect(messages({ APPMGMT_HTTP_ALLOWED_HOSTS: 'mcp.example.com', APPMGMT_HTTP_ALLOWED_ORIGINS: 'https://chat.example.com' }, { host: '0.0.0.0' })).toEqual([]);
+      for (const host of ['127.0.0.1', 'localhost', '::1', '127.0.0.2']) expect(messages({}, { host })).toEqual([]);
+    });
+
+    it('reads the state URL and secret, and never shows either in a message', () => {
+      const config = loadConfig({ APPMGMT_STATE_URL: 'redis://:pw-Sekret@redis.internal:6379/2', APPMGMT_STATE_SECRET: SECRET });
+      expect(config).toMatchObject({ stateUrl: 'redis://:pw-Sekret@redis.internal:6379/2', stateSecret: SECRET });
+      expect(secretsOf(config)).toEqual(expect.arrayContaining([SECRET, 'pw-Sekret']));
+      const wrong = messages({ APPMGMT_STATE_URL: 'http://user:pw-Sekret@redis.internal', APPMGMT_STATE_SECRET: 'short-Sekret' });
+      expect(wrong).toEqual([
+        'APPMGMT_STATE_URL must be a redis:// or rediss:// URL, such as redis://redis.internal:6379/0',
+        'APPMGMT_STATE_SECRET must be at least 32 characters (the value is not shown); generate one with: openssl rand -hex 32',
+      ]);
+      expect(wrong.join('\n')).not.toMatch(/Sekret/);
+    });
+
+    it('requires the signing secret with a state URL', () => {
+      expect(messages({ APPMGMT_STATE_URL: 'redis://127.0.0.1:6379/0' })).toEqual([
+        'APPMGMT_STATE_SECRET must be set with APPMGMT_STATE_URL: the same secret of at least 32 characters on every replica (generate one with: openssl rand -hex 32)',
+      ]);
     });
   });
 

@@ -39,6 +39,7 @@ export function sandboxConfig(sandbox: Sandbox, overrides: Partial<Config> = {})
     approvalTimeoutMs: 120_000,
     allowInsecureHttp: true,
     logLevel: 'error',
+    http: { allowedHosts: [], allowedOrigins: [], maxBodyBytes: 1024 * 1024 },
     sandbox: false,
     ...overrides,
   };

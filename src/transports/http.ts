@@ -1,0 +1,212 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { toNodeHandler } from '@modelcontextprotocol/node';
+import { createMcpHandler } from '@modelcontextprotocol/server';
+import type { Log } from '../log.js';
+import type { Credentials, ServerFactory } from '../server.js';
+
+/**
+ * Serves MCP over Streamable HTTP, statelessly: every request builds its own server for the caller
+ * its headers name, so any replica can answer any request. Beside /mcp: GET /healthz (alive) and
+ * GET /readyz (the gate's state store answers). Host and Origin are checked before anything else.
+ */
+
+/** Draining after SIGTERM: calls in flight get this long to answer. */
+export const DRAIN_MS = 10_000;
+/** A client that has not sent its headers by then is cut off (408)... */
+export const HEADERS_TIMEOUT_MS = 10_000;
+/** ...and one that has not sent its whole request (headers and body). Answers may take as long as the tool needs. */
+export const REQUEST_TIMEOUT_MS = 30_000;
+/** /readyz waits this long for the state store. */
+const READY_TIMEOUT_MS = 2_000;
+
+/** The headers a request brings its user's credentials in (lower case, as node reads them). */
+export const CREDENTIAL_HEADERS = {
+  accessToken: 'authorization',
+  apiKey: 'x-appmgmt-api-key',
+  monitoringApiKey: 'x-appmgmt-monitoring-api-key',
+} as const;
+
+/** What texts call each credential over HTTP, in place of the variable stdio users set. */
+const HEADER_WORDING: Array<[RegExp, string]> = [
+  [/APPMGMT_MONITORING_API_KEY/g, 'the X-Appmgmt-Monitoring-Api-Key header'],
+  [/APPMGMT_ACCESS_TOKEN/g, 'the Authorization: Bearer header'],
+  [/APPMGMT_API_KEY/g, 'the X-Appmgmt-Api-Key header'],
+];
+
+/** Rewrites a text for an HTTP user: credentials are headers they send, not variables they set. */
+export function headerWording(text: string): string {
+  return HEADER_WORDING.reduce((result, [pattern, header]) => result.replace(pattern, header), text);
+}
+
+/** A credential as sent: one token without spaces or invisible characters; anything else counts as absent. */
+const TOKEN = /^[^\s\p{Cc}\p{Cf}]+$/u;
+
+/**
+ * The credentials a request brings. The monitoring key falls back to the API key, as on stdio.
+ * Without any, `fallback` (the sandbox's demo credentials) or none at all: never the server's own.
+ */
+export function credentialsOf(headers: Headers, fallback?: Credentials): Credentials {
+  const value = (name: string) => {
+    const text = headers.get(name)?.trim();
+    return text && TOKEN.test(text) ? text : undefined;
+  };
+  const bearer = /^Bearer +(\S+)$/i.exec(headers.get(CREDENTIAL_HEADERS.accessToken)?.trim() ?? '')?.[1];
+  const accessToken = bearer && TOKEN.test(bearer) ? bearer : undefined;
+  const apiKey = value(CREDENTIAL_HEADERS.apiKey);
+  const monitoringApiKey = value(CREDENTIAL_HEADERS.monitoringApiKey) ?? apiKey;
+  if (!accessToken && !apiKey && !monitoringApiKey && fallback) return fallback;
+  return { accessToken, apiKey, monitoringApiKey };
+}
+
+export interface HttpOptions {
+  factory: ServerFactory;
+  host: string;
+  port: number;
+  /** Host header values allowed besides the loopback names with the port. */
+  allowedHosts: string[];
+  /** Origins allowed besides the loopback ones with the port. */
+  allowedOrigins: string[];
+  maxBodyBytes: number;
+  /** Credentials for requests that bring none: the sandbox's demo credentials, or nothing. */
+  fallbackCredentials?: Credentials;
+  /** Resolves when the gate's state store answers. */
+  ready(): Promise<void>;
+  log: Log;
+  /** Aborted when draining starts: waits and polls end and answer with what they have. */
+  shutdown: AbortController;
+  drainMs?: number;
+  /** For tests: shorter limits for slow clients. */
+  timeouts?: { headersMs: number; requestMs: number };
+}
+
+export interface HttpServer {
+  /** http://host:port, as clients on this machine reach it. */
+  url: string;
+  port: number;
+  /** Answers new requests 503 while those in flight answer (at most the drain time), then closes. */
+  drain(): Promise<void>;
+}
+
+/** @throws the listen error (port in use, address not available). */
+export async function serveHttp(options: HttpOptions): Promise<HttpServer> {
+  const { log, shutdown } = options;
+  const drainMs = options.drainMs ?? DRAIN_MS;
+  const handler = createMcpHandler(
+    ({ requestInfo }) => options.factory({ credentials: credentialsOf(requestInfo?.headers ?? new Headers(), options.fallbackCredentials), wording: headerWording }),
+    { legacy: 'stateless', maxRequestBodySize: options.maxBodyBytes, onerror: (error) => log.debug(`http: ${error.message}`) },
+  );
+  const mcp = toNodeHandler(handler, { maxRequestBodySize: options.maxBodyBytes, onerror: (error) => log.debug(`http: ${error.message}`) });
+  let guard: ((req: IncomingMessage) => string | undefined) | undefined;
+  let draining = false;
+  let active = 0;
+  let idle: (() => void) | undefined;
+
+  function route(req: IncomingMessage, res: ServerResponse): void {
+    const path = (req.url ?? '/').split('?')[0];
+    if (req.method === 'GET' && path === '/healthz') return json(res, 200, { status: 'ok' });
+    if (req.method === 'GET' && path === '/readyz') return void readiness(res);
+    if (path !== '/mcp') return json(res, 404, { error: 'Not found: MCP is served on /mcp' });
+    const forbidden = guard?.(req);
+    if (forbidden) return rpcError(res, 403, forbidden);
+    if (draining) return rpcError(res, 503, 'The server is shutting down; retry on another replica.', { connection: 'close', 'retry-after': '1' });
+    active += 1;
+    const started = performance.now();
+    res.once('close', () => {
+      active -= 1;
+      log.debug(`${req.method} ${path} ${res.statusCode} in ${Math.round(performance.now() - started)} ms`);
+      if (active === 0) idle?.();
+    });
+    mcp(req, res).catch((error: unknown) => {
+      log.warn(`http: request failed: ${error instanceof Error ? error.message : String(error)}`);
+      if (!res.headersSent) rpcError(res, 500, 'Internal error; details are in the server log.');
+      else res.destroy();
+    });
+  }
+
+  const timeouts = options.timeouts ?? { headersMs: HEADERS_TIMEOUT_MS, requestMs: REQUEST_TIMEOUT_MS };
+  const server = createServer(
+    {
+      headersTimeout: timeouts.headersMs,
+      requestTimeout: timeouts.requestMs,
+      // How often node enforces those limits: 30 s by default, which would let a slow client stay that long.
+      connectionsCheckingInterval: Math.min(1_000, timeouts.headersMs),
+    },
+    route,
+  );
+
+  async function readiness(res: ServerResponse): Promise<void> {
+    if (draining) return json(res, 503, { status: 'draining' });
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('no answer in time')), READY_TIMEOUT_MS)));
+    try {
+      await Promise.race([options.ready(), late]);
+      json(res, 200, { status: 'ready' });
+    } catch (error) {
+      json(res, 503, { status: 'not ready', reason: `the gate's state store does not answer: ${error instanceof Error ? error.message : String(error)}` });
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  guard = requestGuard(port, options.allowedHosts, options.allowedOrigins);
+  const shown = options.host.includes(':') ? `[${options.host}]` : options.host;
+  const url = `http://${shown === '0.0.0.0' || shown === '[::]' ? '127.0.0.1' : shown}:${port}`;
+
+  return {
+    url,
+    port,
+    async drain() {
+      if (draining) return;
+      draining = true;
+      shutdown.abort();
+      if (active > 0) {
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([new Promise<void>((resolve) => (idle = resolve)), new Promise<void>((resolve) => (timer = setTimeout(resolve, drainMs)))]);
+        clearTimeout(timer);
+        if (active > 0) log.warn(`exiting with ${active} request(s) still in flight after ${drainMs / 1000} s of draining`);
+      }
+      await handler.close();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    },
+  };
+}
+
+/**
+ * DNS rebinding protection: the Host header must be one of this machine's names with the port (or
+ * an allowed host), and an Origin, when present, this machine's (or an allowed origin). Exact
+ * matches, port included: another local web app on another port is another origin.
+ * @returns why the request is refused, or undefined.
+ */
+export function requestGuard(port: number, allowedHosts: string[], allowedOrigins: string[]): (req: IncomingMessage) => string | undefined {
+  const loopback = ['localhost', '127.0.0.1', '[::1]'].map((name) => `${name}:${port}`);
+  const hosts = new Set([...loopback, ...allowedHosts.map((host) => host.toLowerCase())]);
+  const origins = new Set([...loopback.map((host) => `http://${host}`), ...allowedOrigins]);
+  return (req) => {
+    const host = req.headers.host?.toLowerCase();
+    if (!host || !hosts.has(host)) return 'Forbidden: the Host header is not one this server answers to (APPMGMT_HTTP_ALLOWED_HOSTS).';
+    const origin = req.headers.origin;
+    if (origin !== undefined && !origins.has(origin.toLowerCase())) return 'Forbidden: requests from this Origin are not allowed (APPMGMT_HTTP_ALLOWED_ORIGINS).';
+    return undefined;
+  };
+}
+
+function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers }).end(JSON.stringify(body));
+}
+
+/** An error in JSON-RPC form, as MCP clients read HTTP errors. */
+function rpcError(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
+  json(res, status, { jsonrpc: '2.0', error: { code: -32000, message }, id: null }, headers);
+}
