@@ -18,7 +18,7 @@ async function main(argv: string[]): Promise<void> {
   const serverCredentials = secretsOf(config);
   if (command.sandbox) await attachSandbox(config, command.sandboxWorld);
   const log = createLog({ level: config.logLevel, redact: redactor([...serverCredentials, ...secretsOf(config)]) });
-  if (command.name === 'http') return runHttp(config, log, command, serverCredentials.length > 0);
+  if (command.name === 'http') return runHttp(config, log, command, [config.accessToken, config.apiKey, config.monitoringApiKey].some(Boolean));
 
   const [{ createServerFactory, trackCalls }, { serveStdio }] = await Promise.all([import('./server.js'), import('./transports/stdio.js')]);
   const shutdown = new AbortController();

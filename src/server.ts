@@ -259,6 +259,8 @@ function approvalChannel(server: McpServer, ctx: ServerContext, redact: (text: s
   const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
   const modern = envelope !== undefined && Object.keys(envelope).length > 0;
   const capabilities = (modern ? envelope[CLIENT_CAPABILITIES_META_KEY] : server.server.getClientCapabilities()) as ClientCapabilities | undefined;
+  // A 2025-era request without an initialize on this server: stateless HTTP, no way back to the client.
+  if (!modern && capabilities === undefined) return { kind: 'none', sessionless: true };
   const elicitation = capabilities?.elicitation;
   if (!elicitation || (!elicitation.form && elicitation.url)) return { kind: 'none' };
   if (modern) {

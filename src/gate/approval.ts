@@ -4,13 +4,14 @@ import { duration } from '../text.js';
 
 /**
  * How one request's client can show a person an approval form:
- * - `none`: it cannot (no elicitation capability, or a 2025-era client over stateless HTTP);
+ * - `none`: it cannot: no elicitation capability, or (`sessionless`) a 2025-era client over
+ *   stateless HTTP, which the server has no way to send a form to;
  * - `inline`: a 2025-era session; the server pushes the form and waits for the answer;
  * - `rounds`: protocol 2026-07-28; the server answers `input_required` with the form and a signed
  *   state, and the client retries the call with the answer and the state (`retry`).
  */
 export type ApprovalChannel =
-  | { kind: 'none' }
+  | { kind: 'none'; sessionless?: boolean }
   | { kind: 'inline'; showForm(message: string, options: { signal: AbortSignal; timeoutMs: number }): Promise<FormAnswer> }
   | { kind: 'rounds'; retry?: { state: unknown; answer: FormAnswer | undefined } };
 

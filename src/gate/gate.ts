@@ -61,9 +61,10 @@ export function createGate({ store, now, config, log, newRequestId = randomUUID 
     const key = callKey(caller.scope, tool.name, request);
     const slot = lastWarningSlot(caller.scope, tool.name);
     if (config.requireHumanConfirmation && caller.approval.kind === 'none') {
-      throw new RefusedError(
-        `${tool.name} needs a person's approval in a client form (APPMGMT_REQUIRE_HUMAN_CONFIRMATION=true), and this client cannot show approval forms, so it cannot approve costly calls. Nothing was sent; use a client that supports form elicitation.`,
-      );
+      const why = caller.approval.sessionless
+        ? 'and over HTTP the server cannot send a form to a client on a 2025 protocol version (there is no session). Nothing was sent; use a client on protocol 2026-07-28, or this server over stdio.'
+        : 'and this client cannot show approval forms, so it cannot approve costly calls. Nothing was sent; use a client that supports form elicitation.';
+      throw new RefusedError(`${tool.name} needs a person's approval in a client form (APPMGMT_REQUIRE_HUMAN_CONFIRMATION=true), ${why}`);
     }
     tool.gate.check?.(request, ctx.config);
     if (confirm !== true) return warn(tool, request, ctx, key, slot);

@@ -194,6 +194,23 @@ describe('app-management-mcp http: start-up and shutdown', () => {
     }
   });
 
+  it('tells a 2025-era client over HTTP that it cannot approve when a person must', async () => {
+    const server = await startHttp(['--sandbox'], { APPMGMT_REQUIRE_HUMAN_CONFIRMATION: 'true' });
+    try {
+      const legacy = await connectHttp(server.mcp, '2025-11-25', { capabilities: { elicitation: { form: {} } } });
+      const refused = await legacy.callTool('create_ad_campaign', campaign('Needs a person'));
+      expect(refused.text).toMatch(/over HTTP the server cannot send a form to a client on a 2025 protocol version \(there is no session\)\. Nothing was sent; use a client on protocol 2026-07-28, or this server over stdio\./);
+      const modern = await connectHttp(server.mcp, '2026-07-28', { capabilities: { elicitation: { form: {} } } });
+      const asked = modern.answerForms(() => ({ action: 'accept', content: { approve: true } }));
+      await modern.callTool('create_ad_campaign', campaign('Needs a person'));
+      expect((await modern.callTool('create_ad_campaign', { ...campaign('Needs a person'), confirm: true })).isError).toBe(false);
+      expect(asked).toHaveLength(1);
+      await Promise.all([legacy.close(), modern.close()]);
+    } finally {
+      await server.stop();
+    }
+  });
+
   it('uses the demo credentials with --sandbox when a request brings none', async () => {
     const server = await startHttp(['--sandbox']);
     try {
