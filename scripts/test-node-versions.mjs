@@ -1,5 +1,5 @@
-// `npm run test:node-versions`: the end-to-end tests (the built server over stdio, spawned by the
-// tests with the Node.js that runs them) on Node.js 22 and 24, the versions users run besides 20.
+// `npm run test:node-versions`: the end-to-end tests (the built server over stdio and HTTP, spawned
+// by the tests with the Node.js that runs them) on Node.js 22 and 24, the versions users run besides 20.
 // The binaries come from the npm registry's `node` package, pinned in test/runtimes/package.json
 // and installed there on first use, so a plain `npm install` at the root never downloads them.
 import { spawnSync } from 'node:child_process';
@@ -9,7 +9,7 @@ import { ensureInstalled } from './ensure-installed.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const runtimes = `${root}test/runtimes`;
-const E2E = ['test/stdio.test.ts', 'test/ecosystem/cli.test.ts', 'test/safety/process.test.ts', 'test/clients'];
+const E2E = ['test/stdio.test.ts', 'test/eras.test.ts', 'test/http/http.test.ts', 'test/ecosystem/cli.test.ts', 'test/safety/process.test.ts', 'test/clients'];
 
 // The node package's install script fetches the binary (from the npm registry), so scripts stay on here.
 ensureInstalled('test/runtimes');
