@@ -77,5 +77,63 @@ export function markdown(results) {
       ],
     ),
   );
+  if (results.http) sections.push(...httpSections(results.http));
   return sections.join('\n\n');
+}
+
+const ERA = { '2026-07-28': 'v2 SDK, 2026-07-28', '2025-11-25': 'v1 SDK, 2025-11-25' };
+const STORE = { memory: 'in-process', redis: 'Redis' };
+const mib = (value) => `${value} MiB`;
+/** Milliseconds to 2 significant figures or whole: 3.4 ms, 94 ms, 1,460 ms. */
+const msShort = (value) => `${value < 10 ? value.toFixed(1) : n(Math.round(value))} ms`;
+
+/** Over HTTP (bench/http.mjs): latency and throughput with 1 and 50 clients, per store, beside stdio; memory. */
+function httpSections(http) {
+  const { settings, stdio, stores } = http;
+  const measured = Object.entries(stores).filter(([, store]) => !store.skipped);
+  const line = (transport, store, r) => [
+    transport,
+    store,
+    ERA[r.era],
+    r.clients,
+    r.kind === 'read' ? 'read' : 'warning',
+    msShort(r.p50),
+    msShort(r.p99),
+    n(r.callsPerSecond),
+    msShort(r.cpuMsPerCall.server),
+    r.errors ? `**${n(r.errors)}**` : '0',
+  ];
+  const rows = [
+    ...stdio.map((r) => line('stdio', 'in-process', r)),
+    ...measured.flatMap(([name, store]) => store.runs.map((r) => line('HTTP', STORE[name], r))),
+  ];
+  const all = [...stdio, ...measured.flatMap(([, store]) => store.runs)];
+  const busiest = Math.max(...all.map((r) => r.machine.otherCores));
+  const notes = [
+    `Read: \`${http.read.name}\` ${JSON.stringify(http.read.arguments)}. Warning: \`${http.warn.name}\` without confirm, a new campaign name each call, so each call writes a new warning to the gate's store. ` +
+      `HTTP is \`http --port 0 --sandbox\` (stateless Streamable HTTP: a new server per request); stdio is \`--sandbox\`. The clients run in the bench process on the same machine; ` +
+      `1 client: ${n(settings.sequentialCalls)} sequential calls; ${settings.clients} clients: ${n(settings.concurrentCalls)} calls spread over them, each client calling back to back, after one untimed call from each. ` +
+      'Server CPU: user + system time of the server process per call (all its threads).',
+  ];
+  const bursts = measured.map(([name, store]) => `${STORE[name]} ${msShort(store.coldBurst.read.max)} (read), ${msShort(store.coldBurst.warn.max)} (warning)`);
+  if (bursts.length) notes.push(`Cold burst, ${settings.clients} clients' first calls at once (untimed above): slowest ${bursts.join('; ')}.`);
+  const skipped = Object.entries(stores).filter(([, store]) => store.skipped);
+  for (const [name, store] of skipped) notes.push(`${STORE[name]} store: ${store.skipped}`);
+  if (busiest >= 0.25) notes.push(`Other work on this machine kept up to ${busiest} cores busy during some runs: those are slower than on an idle machine.`);
+  const logged = measured.filter(([, store]) => store.serverLogWarnings);
+  for (const [name, store] of logged) notes.push(`Server log (${STORE[name]} store): ${n(store.serverLogWarnings)} warning line(s), e.g. \`${store.serverLogSample[0]}\`.`);
+
+  const memoryRows = measured.map(([name, { memory }]) => [
+    STORE[name],
+    mib(memory.afterStartup),
+    `${mib(memory.afterCalls)} (${n(memory.calls)} calls, ${n(memory.warnings)} of them warnings)`,
+    memory.redis ? `${n(memory.redis.after.keys)} keys, ${mib(memory.redis.before.usedMemoryMiB)} → ${mib(memory.redis.after.usedMemoryMiB)}` : '',
+  ]);
+  return [
+    `**Over HTTP** (took ${Math.round(http.seconds)} s).`,
+    table(['transport', 'gate store', 'client', 'clients', 'call', 'p50', 'p99', 'calls/s', 'server CPU/call', 'errors'], rows),
+    notes.join(' '),
+    `**Memory over HTTP** (RSS of the \`http --sandbox\` process after startup, and after ${n(settings.memoryCalls)} calls: the runs above, then reads and warnings in equal parts over the ${settings.clients} clients).`,
+    ...(memoryRows.length ? [table(['gate store', 'after startup', 'after the calls', 'Redis'], memoryRows)] : []),
+  ];
 }

@@ -1,11 +1,13 @@
 // `npm run bench` (builds first): start-up, context cost, result size, per-call overhead and memory
-// of the built server, with the reference servers measured the same way in the same run. Prints
-// Markdown tables and writes bench/results.json. Only 127.0.0.1 traffic; every loop is bounded.
+// of the built server, with the reference servers measured the same way in the same run, and its
+// HTTP mode under 1 and 50 clients (bench/http.mjs). Prints Markdown tables and writes
+// bench/results.json. Only 127.0.0.1 traffic; every loop is bounded.
 import { readdirSync, writeFileSync } from 'node:fs';
 import { cpus, release, totalmem } from 'node:os';
 import { measureOverhead, measureMemory } from './calls.mjs';
 import { measureColdStarts } from './cold-start.mjs';
 import { measureCompactness } from './compact.mjs';
+import { httpSettings, measureHttp } from './http.mjs';
 import { connectStdio, rssMiB } from './mcp.mjs';
 import { markdown } from './report.mjs';
 import { byName, coldStartTargets, REFERENCES } from './targets.mjs';
@@ -42,6 +44,9 @@ log(`per-call overhead: ${CALLS} calls`);
 const overhead = await measureOverhead({ calls: CALLS });
 log(`memory: ${CALLS} calls with --sandbox`);
 const memory = await measureMemory({ calls: CALLS });
+const settings = httpSettings();
+log(`over HTTP: 1 and ${settings.clients} clients, in-process store and Redis; memory after ${settings.memoryCalls.toLocaleString('en-US')} calls`);
+const http = await measureHttp({ log, settings });
 
 const cpu = cpus();
 const results = {
@@ -53,6 +58,7 @@ const results = {
   compactness,
   overhead,
   memory,
+  http,
 };
 const ours = coldStart.targets.ours.median;
 coldStart.oursOverReference = Object.fromEntries(REFERENCES.map((name) => [name, Math.round((ours / coldStart.targets[name].median) * 100) / 100]));

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import {
   CLIENT_CAPABILITIES_META_KEY,
   createRequestStateCodec,
@@ -115,6 +116,9 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
   const shutdown = deps.shutdown ?? new AbortController().signal;
   const clock = withShutdown(deps.clock ?? realClock, shutdown);
   const abortRequests = deps.abortRequests ?? shutdown;
+  // Every call in flight listens to these two for as long as it runs, and removes its listener when
+  // it ends: many at once is normal load, not the leak node warns about beyond 10.
+  setMaxListeners(0, shutdown, abortRequests);
   const calls = deps.calls ?? trackCalls();
   const gate = createGate({ store: deps.store ?? createMemoryStore({ now: () => clock.now() }), now: () => clock.now(), config, log });
   const codec = createRequestStateCodec<ApprovalState>({

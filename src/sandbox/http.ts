@@ -19,12 +19,15 @@ export interface SandboxOptions extends Omit<SimulationOptions, 'clock'> {
   unref?: boolean;
 }
 
+/** The request log keeps this many, newest last: a sandbox that runs for days must not grow without end. */
+export const MAX_RECORDED = 10_000;
+
 export interface Sandbox {
   /** http://127.0.0.1:PORT, no trailing slash. */
   url: string;
   clock: SandboxClock;
   simulation: Simulation;
-  /** Every request received, in order (control requests excluded). */
+  /** The requests received, in order, at most the last MAX_RECORDED (control requests excluded). */
   requests: RecordedRequest[];
   /** Queue a canned answer; it is used before the simulation. */
   script(response: ScriptedResponse): void;
@@ -70,6 +73,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     }
 
     requests.push({ method, rawPath, query: queryString, headers, body, at: clock.now() });
+    if (requests.length > MAX_RECORDED) requests.splice(0, requests.length - MAX_RECORDED);
     const scripted = takeScript(method, rawPath);
     if (scripted?.drop) return void req.socket.destroy();
     if (scripted?.hang) return void hung.add(res);

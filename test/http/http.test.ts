@@ -148,6 +148,20 @@ describe('app-management-mcp http', () => {
     expect((await fetch(`${server.url}/other`)).status).toBe(404);
   });
 
+  it('takes many calls at once without a warning in its log', async () => {
+    const client = await connectHttp(server.mcp, '2026-07-28', { headers });
+    try {
+      sandbox.script({ status: 200, hang: true, times: 20 });
+      const calls = Array.from({ length: 20 }, () => client.callTool('list_ad_campaigns', { app_id: 'app_demo' }));
+      while (sandbox.requests.length < 20) await new Promise((resolve) => setTimeout(resolve, 10));
+      sandbox.release();
+      for (const result of await Promise.all(calls)) expect(result.text).toMatch(/campaigns on app app_demo/);
+      expect(server.stderr()).not.toMatch(/Warning/);
+    } finally {
+      await client.close();
+    }
+  });
+
   it('never writes a credential to its log', () => {
     const { accessToken, apiKey } = sandbox.simulation.credentials;
     expect(server.stderr()).toMatch(/debug: POST \/mcp 200 in \d+ ms/); // the log did run at debug level
