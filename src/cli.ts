@@ -55,9 +55,9 @@ Usage:
   ${SERVER_NAME} [options]            run the MCP server on stdin/stdout (for an MCP client)
   ${SERVER_NAME} --sandbox            run it against the built-in simulated service (no account needed)
   ${SERVER_NAME} http [--port N] [--host H] [options]
-                                      serve MCP over Streamable HTTP on /mcp for a team: each request
-                                      brings its user's credentials (Authorization: Bearer <token>,
-                                      X-Appmgmt-Api-Key, X-Appmgmt-Monitoring-Api-Key)
+                                          serve MCP over Streamable HTTP on /mcp for a team: each request
+                                          brings its user's credentials (Authorization: Bearer <token>,
+                                          X-Appmgmt-Api-Key, X-Appmgmt-Monitoring-Api-Key)
   ${SERVER_NAME} sandbox [--port N]   run only the simulated HTTP API, for curl and other clients
 
 Options:

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENV_VARS } from '../../src/config.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/http.js';
 import { TOOLS } from '../../src/tools/index.js';
+import { CREDENTIAL_HEADERS } from '../../src/transports/http.js';
 import { BIN, cleanEnv, runNode, type Exit } from '../process.js';
 
 // The built bin as a user or a client starts it. Mode logic itself is tested in test/server.test.ts;
@@ -74,10 +75,10 @@ describe('the command line', () => {
     {
       how: 'an unknown flag',
       args: ['--readonly'],
-      lines: ['Unknown flag --readonly; did you mean --read-only? The flags are --sandbox, --sandbox-world FILE, --read-only, --app-id ID, --tools a,b, --toolsets a,b, --port N, --help, --version'],
+      lines: ['Unknown flag --readonly; did you mean --read-only? The flags are --sandbox, --sandbox-world FILE, --read-only, --app-id ID, --tools a,b, --toolsets a,b, --port N, --host H, --help, --version'],
     },
-    { how: '--port without sandbox', args: ['--sandbox', '--port', '8080'], lines: ['--port applies only to the sandbox command: app-management-mcp sandbox --port N'] },
-    { how: 'an unknown command', args: ['serve'], lines: ['Unknown command serve; the only command is sandbox (without one, the MCP server runs)'] },
+    { how: '--port without sandbox', args: ['--sandbox', '--port', '8080'], lines: ['--port applies only to the http command (app-management-mcp http --port N) or the sandbox command (app-management-mcp sandbox --port N)'] },
+    { how: 'an unknown command', args: ['serve'], lines: ['Unknown command serve; the commands are http and sandbox (without one, the MCP server runs on stdio)'] },
     { how: 'an empty --app-id', args: ['--sandbox', '--app-id', ''], env: { APPMGMT_APP_ID: 'app_demo' }, lines: ['--app-id is empty; give an app ID or leave the flag out'] },
     {
       how: 'three mistakes in the environment',
@@ -222,33 +223,58 @@ describe("the README's client setup", () => {
   const section = readme.slice(readme.indexOf('## Connect a client'), readme.indexOf('## Troubleshooting'));
   const blocks = (lang: string) => [...section.matchAll(new RegExp('```' + lang + '\\n([\\s\\S]*?)```', 'g'))].map((m) => m[1]!);
 
-  it('has JSON snippets that parse and start dist/index.js with known variables only', () => {
-    const configs = blocks('json').map((text) => JSON.parse(text) as Record<string, Record<string, { command: string; args: string[]; env?: Record<string, string>; type?: string }>>);
-    expect(configs.length).toBeGreaterThanOrEqual(4);
-    for (const config of configs) {
-      const servers = Object.values(config.mcpServers ?? config.servers ?? {});
-      expect(servers.length).toBeGreaterThan(0);
-      for (const server of servers) {
-        expect(server.command).toBe('node');
-        expect(server.args[0]).toMatch(/^\/absolute\/path\/to\/app-management-mcp\/dist\/index\.js$/);
-        for (const name of Object.keys(server.env ?? {})) expect(Object.keys(ENV_VARS)).toContain(name);
-      }
-      if (config.servers) {
-        const inputs = (config.inputs ?? []) as unknown as Array<{ id: string; type: string; password?: boolean }>;
-        for (const server of Object.values(config.servers)) {
-          expect(server.type).toBe('stdio');
-          for (const [, id] of JSON.stringify(server.env).matchAll(/\$\{input:([^}]+)\}/g)) {
-            expect(inputs.find((input) => input.id === id)).toMatchObject({ type: 'promptString', password: true });
-          }
-        }
-      }
+  type Entry = { command?: string; args?: string[]; env?: Record<string, string>; type?: string; url?: string; headers?: Record<string, string> };
+  const configs = () => blocks('json').map((text) => JSON.parse(text) as { mcpServers?: Record<string, Entry>; servers?: Record<string, Entry>; inputs?: Array<{ id: string; type: string; password?: boolean }> });
+  const entries = () => configs().flatMap((config) => Object.values(config.mcpServers ?? config.servers ?? {}).map((entry) => ({ entry, config })));
+  const secretInputsOnly = (text: string, config: ReturnType<typeof configs>[number]) => {
+    for (const [, id] of text.matchAll(/\$\{input:([^}]+)\}/g)) {
+      expect(config.inputs?.find((input) => input.id === id)).toMatchObject({ type: 'promptString', password: true });
+    }
+  };
+
+  it('has JSON snippets for stdio that parse and start dist/index.js with known variables only', () => {
+    const local = entries().filter(({ entry }) => entry.url === undefined);
+    expect(local.length).toBeGreaterThanOrEqual(4);
+    for (const { entry, config } of local) {
+      expect(entry.command).toBe('node');
+      expect(entry.args?.[0]).toMatch(/^\/absolute\/path\/to\/app-management-mcp\/dist\/index\.js$/);
+      for (const name of Object.keys(entry.env ?? {})) expect(Object.keys(ENV_VARS)).toContain(name);
+      if (config.servers) expect(entry.type).toBe('stdio');
+      secretInputsOnly(JSON.stringify(entry.env ?? {}), config);
     }
   });
 
-  it('puts the server name before --env in claude mcp add', () => {
+  it('has JSON snippets for a team server that send only the credential headers, each from a variable or a secret input', () => {
+    const remote = entries().filter(({ entry }) => entry.url !== undefined);
+    expect(remote.length).toBeGreaterThanOrEqual(3);
+    for (const { entry, config } of remote) {
+      expect(entry.url).toMatch(/^https:\/\/[^/]+\/mcp$/);
+      expect(entry.command).toBeUndefined();
+      if (entry.type !== undefined) expect(entry.type).toBe('http');
+      const headers = Object.entries(entry.headers ?? {});
+      expect(headers.length).toBeGreaterThan(0);
+      for (const [name, value] of headers) {
+        expect(Object.values(CREDENTIAL_HEADERS)).toContain(name.toLowerCase());
+        expect(value).toMatch(/^(?:Bearer )?\$\{(?:env:|input:)?[A-Za-z_-]+\}$/);
+      }
+      secretInputsOnly(JSON.stringify(entry.headers), config);
+    }
+  });
+
+  it('puts the server name before --env in claude mcp add, and sends credential headers from variables', () => {
     const adds = blocks('sh').flatMap((text) => text.replace(/\\\n\s*/g, ' ').split('\n')).filter((line) => line.startsWith('claude mcp add'));
-    expect(adds.length).toBeGreaterThan(0);
-    for (const line of adds) expect(line).toMatch(/^claude mcp add [a-z][a-z-]*(?: [^]*?)? -- node \/absolute\/path\/to\/app-management-mcp\/dist\/index\.js/);
+    expect(adds.length).toBeGreaterThan(1);
+    for (const line of adds) {
+      if (line.includes('--transport http')) {
+        expect(line).toMatch(/^claude mcp add --transport http [a-z][a-z-]* https:\/\/[^/\s]+\/mcp(?: +--header "[^"]+")+$/);
+        for (const [, name, value] of line.matchAll(/--header "([^:]+): ([^"]+)"/g)) {
+          expect(Object.values(CREDENTIAL_HEADERS)).toContain(name!.toLowerCase());
+          expect(value).toMatch(/^(?:Bearer )?\$[A-Z_]+$/);
+        }
+      } else {
+        expect(line).toMatch(/^claude mcp add [a-z][a-z-]*(?: [^]*?)? -- node \/absolute\/path\/to\/app-management-mcp\/dist\/index\.js/);
+      }
+    }
   });
 
   it('examples/stdio-client.mjs lists the tools and calls one against the sandbox', async () => {
