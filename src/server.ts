@@ -13,13 +13,12 @@ import {
   type ServerContext,
   type Tool,
 } from '@modelcontextprotocol/server';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
 import { z } from 'zod';
 import type { ApiClient } from './api/client.js';
 import { realClock, withShutdown } from './clock.js';
 import { secretsOf, type Config } from './config.js';
 import { describeError, RefusedError } from './errors.js';
-import { APPROVAL_FORM, type ApprovalChannel, type ApprovalState, type AskApproval } from './gate/approval.js';
+import { APPROVAL_FORM, formAnswerValidator, type ApprovalChannel, type ApprovalState, type AskApproval } from './gate/approval.js';
 import { createGate } from './gate/gate.js';
 import { checkedCanonical } from './gate/key.js';
 import { createMemoryStore, type GateStore } from './gate/store.js';
@@ -125,7 +124,6 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
     key: deps.stateSecret ?? randomBytes(32),
     ttlSeconds: Math.ceil(config.approvalTimeoutMs / 1000) + 60,
   });
-  const validator = lazyValidator();
 
   const selected = selectTools(config, deps.tools).map((tool) => ({ tool, inputSchema: inputSchemaOf(tool, config), outputSchema: outputSchemaOf(tool) }));
   // Our own tools/list, built on first request from the very schemas the SDK validates with, minus
@@ -176,7 +174,7 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
       {
         capabilities: { tools: {}, ...(prompts.length ? { prompts: {} } : {}) },
         instructions: INSTRUCTIONS,
-        jsonSchemaValidator: validator,
+        jsonSchemaValidator: formAnswerValidator as jsonSchemaValidator,
         requestState: { verify: codec.verify },
         inputRequired: { roundTimeoutMs: config.approvalTimeoutMs },
       },
@@ -294,10 +292,4 @@ function promptsOf(config: Config, enabled: Set<string>) {
       },
     };
   });
-}
-
-/** The SDK's validator of elicitation answers, built on first use and shared by every server: building it costs ~4 ms. */
-function lazyValidator(): jsonSchemaValidator {
-  let ajv: AjvJsonSchemaValidator | undefined;
-  return { getValidator: (schema) => (ajv ??= new AjvJsonSchemaValidator()).getValidator(schema) };
 }

@@ -26,6 +26,33 @@ export const APPROVAL_FORM = {
   required: ['approve'],
 };
 
+type Check = { valid: true; data: unknown; errorMessage: undefined } | { valid: false; data: undefined; errorMessage: string };
+
+/**
+ * What the SDK checks a 2025-era form answer with before handing it over: the only form this server
+ * sends is APPROVAL_FORM, a flat object of primitive fields, so the check is exactly that shape's
+ * (an object, its required fields present, each field of its declared type). A general JSON Schema
+ * validator (Ajv, a fifth of the bundle) would cost start-up time on every run for this one form;
+ * judgeAnswer then decides what the answer means.
+ */
+export const formAnswerValidator = {
+  getValidator:
+    (schema: { properties?: Record<string, { type?: unknown }>; required?: readonly string[] }) =>
+    (input: unknown): Check => {
+      if (typeof input !== 'object' || input === null || Array.isArray(input)) return { valid: false, data: undefined, errorMessage: 'the answer is not an object' };
+      const answer = input as Record<string, unknown>;
+      const missing = (schema.required ?? []).find((name) => !(name in answer));
+      if (missing) return { valid: false, data: undefined, errorMessage: `${missing} is missing` };
+      for (const [name, field] of Object.entries(schema.properties ?? {})) {
+        const type = field.type;
+        const value = answer[name];
+        const ok = value === undefined || type === undefined || (type === 'integer' ? Number.isInteger(value) : typeof value === type);
+        if (!ok) return { valid: false, data: undefined, errorMessage: `${name} must be a ${String(type)}` };
+      }
+      return { valid: true, data: input, errorMessage: undefined };
+    },
+};
+
 /** What a round-trip approval carries through the client, signed by the server (never secret: the client can read it). */
 export const approvalStateSchema = z.strictObject({
   /** The call's gate key: a hash of the caller's scope, the tool and the canonical arguments. */
