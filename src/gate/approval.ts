@@ -47,7 +47,7 @@ export const formAnswerValidator = {
         const type = field.type;
         const value = answer[name];
         const ok = value === undefined || type === undefined || (type === 'integer' ? Number.isInteger(value) : typeof value === type);
-        if (!ok) return { valid: false, data: undefined, errorMessage: `${name} must be a ${String(type)}` };
+        if (!ok) return { valid: false, data: undefined, errorMessage: `${name} must be ${/^[aeiou]/.test(String(type)) ? 'an' : 'a'} ${String(type)}` };
       }
       return { valid: true, data: input, errorMessage: undefined };
     },
