@@ -139,7 +139,7 @@ function base64Cores(secret: string): string[] {
 /** A trimmed text that ends in the start of a secret: that start is redacted too. */
 function cutPrefixes(text: string, secrets: string[]): string {
   if (!text.includes(ELLIPSIS)) return text;
-  return text.replace(/(\S+)…/g, (match, before: string) => {
+  return text.replace(/(\S+)\u2026/g, (match, before: string) => {
     for (const secret of secrets) {
       for (let length = Math.min(secret.length - 1, before.length); length >= MIN_SECRET; length--) {
         if (before.endsWith(secret.slice(0, length))) return `${before.slice(0, before.length - length)}${REDACTED}${ELLIPSIS}`;
