@@ -51,6 +51,15 @@ export async function startHttp(args: string[] = [], env: Record<string, string>
   };
 }
 
+/** A campaign in the sandbox's demo app, named `name`: each name is a distinct set of arguments for the gate. */
+export const campaign = (name: string) => ({
+  app_id: 'app_demo',
+  campaign_name: name,
+  campaign_type: 'SMART',
+  daily_budget_micros: 5_000_000,
+  landing_page: 'https://demo-planner.sandbox.test/',
+});
+
 export type Era = '2025-06-18' | '2025-11-25' | '2026-07-28';
 export const ERAS: Era[] = ['2025-06-18', '2025-11-25', '2026-07-28'];
 

@@ -2,21 +2,13 @@ import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/http.js';
 import { runNode, BIN } from '../process.js';
-import { connectHttp, ERAS, startHttp, type HttpProcess } from './harness.js';
+import { campaign, connectHttp, ERAS, startHttp, type HttpProcess } from './harness.js';
 
 /**
  * `app-management-mcp http` as a team runs it: the built server as a process, clients of every
  * protocol era over Streamable HTTP, each request with its user's own credentials, against a
  * sandbox in this process that records every request the server sends upstream.
  */
-
-const campaign = (name: string) => ({
-  app_id: 'app_demo',
-  campaign_name: name,
-  campaign_type: 'SMART',
-  daily_budget_micros: 5_000_000,
-  landing_page: 'https://demo-planner.sandbox.test/',
-});
 
 describe('app-management-mcp http', () => {
   let sandbox: Sandbox;

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/http.js';
 import { redisSkipReason, startRedis, type RedisServer } from '../redis.js';
-import { connectHttp, startHttp, type AnyClient, type CallOutcome, type Era, type HttpProcess } from './harness.js';
+import { campaign, connectHttp, startHttp, type AnyClient, type CallOutcome, type Era, type HttpProcess } from './harness.js';
 import {
   alternatingFetch,
   forgedPayload,
@@ -22,14 +22,6 @@ if (redisSkipReason) console.warn(redisSkipReason);
  * A call may land on either replica: warnings, in-flight markers and approvals hold across them,
  * users stay apart, and an outage of Redis refuses gated calls (sending nothing) while reads work.
  */
-
-const campaign = (name: string) => ({
-  app_id: 'app_demo',
-  campaign_name: name,
-  campaign_type: 'SMART',
-  daily_budget_micros: 5_000_000,
-  landing_page: 'https://demo-planner.sandbox.test/',
-});
 
 /** Another user's token: made up, never valid upstream. */
 const BOB_TOKEN = `made-up-bob-token-${randomBytes(6).toString('hex')}`;
