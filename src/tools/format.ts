@@ -32,6 +32,21 @@ export function nextCall(config: Pick<Config, 'appId'>, tool: string, args: Reco
 }
 
 /**
+ * The leading items whose costs add up to at most `budget`, and always the first: a result shows the
+ * most important rows that fit its token budget and says how many it left out.
+ */
+export function fitBudget<T>(items: readonly T[], budget: number, cost: (item: T) => number): T[] {
+  const kept: T[] = [];
+  let used = 0;
+  for (const item of items) {
+    used += cost(item);
+    if (used > budget && kept.length > 0) break;
+    kept.push(item);
+  }
+  return kept;
+}
+
+/**
  * A rough token count (o200k-like) for keeping results within a budget without shipping a
  * tokenizer: ~4 letters, 3 digits or 3 punctuation marks a token, each non-ASCII unit 1.
  * It errs high on JSON and English and roughly matches random IDs.

@@ -3,7 +3,7 @@ import type { CampaignRow } from '../../api/schemas.js';
 import { idText, quote, sanitize } from '../../text.js';
 import { defineTool } from '../define.js';
 import { appId } from '../fields.js';
-import { approxTokens, money, nextCall, plural } from '../format.js';
+import { approxTokens, fitBudget, money, nextCall, plural } from '../format.js';
 import { statusText } from './campaign-view.js';
 
 /** Service facts: at most 50 rows, no paging, nothing says when more exist. */
@@ -118,15 +118,8 @@ function toRow(campaign: CampaignRow, metrics: boolean): Row {
 
 /** The rows of this page that fit the token budget (at least one). */
 function fit(page: CampaignRow[], metrics: boolean): Row[] {
-  const rows: Row[] = [];
-  let used = 0;
-  for (const campaign of page) {
-    const row = toRow(campaign, metrics);
-    used += approxTokens(line(row)) + approxTokens(JSON.stringify(row));
-    if (used > ROWS_BUDGET && rows.length > 0) break;
-    rows.push(row);
-  }
-  return rows;
+  const rows = page.map((campaign) => toRow(campaign, metrics));
+  return fitBudget(rows, ROWS_BUDGET, (row) => approxTokens(line(row)) + approxTokens(JSON.stringify(row)));
 }
 
 /** `- cmp_1 "Name" SMART ENABLED, 20.00/day, started 2026-10-03; 1200 impressions, …` */

@@ -3,7 +3,7 @@ import type { Suggestion } from '../../api/schemas.js';
 import { idText, quote, sanitize } from '../../text.js';
 import { defineTool } from '../define.js';
 import { appId, id } from '../fields.js';
-import { approxTokens, money, plural } from '../format.js';
+import { approxTokens, fitBudget, money, plural } from '../format.js';
 import { applyFacts, applyLine, suggestionsNext } from './budget-recommendation.js';
 
 const SEVERITY_ORDER = ['high', 'medium', 'low'];
@@ -87,16 +87,11 @@ interface Row {
 
 /** The most severe suggestions that fit the row limits, each as its facts and its text line. */
 function fit(sorted: Suggestion[], campaign: string): Row[] {
-  const rows: Row[] = [];
-  let used = 0;
-  for (const suggestion of sorted.slice(0, MAX_SHOWN)) {
+  const rows = sorted.slice(0, MAX_SHOWN).map((suggestion, index): Row => {
     const fact = toFacts(suggestion, campaign);
-    const text = line(fact, suggestion, rows.length < DESCRIBED);
-    used += approxTokens(text) + approxTokens(JSON.stringify(fact));
-    if (used > ROWS_BUDGET && rows.length > 0) break;
-    rows.push({ severity: sanitize(suggestion.severity, 20).toLowerCase(), fact, text });
-  }
-  return rows;
+    return { severity: sanitize(suggestion.severity, 20).toLowerCase(), fact, text: line(fact, suggestion, index < DESCRIBED) };
+  });
+  return fitBudget(rows, ROWS_BUDGET, (row) => approxTokens(row.text) + approxTokens(JSON.stringify(row.fact)));
 }
 
 function toFacts(suggestion: Suggestion, campaign: string): Facts {

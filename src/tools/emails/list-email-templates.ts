@@ -3,7 +3,7 @@ import type { EmailTemplateRow } from '../../api/schemas.js';
 import { idText, quote, sanitize } from '../../text.js';
 import { defineTool, type ToolContext, type ToolResult } from '../define.js';
 import { appId } from '../fields.js';
-import { approxTokens, nextCall, plural } from '../format.js';
+import { approxTokens, fitBudget, nextCall, plural } from '../format.js';
 import { dayOf } from './email-text.js';
 
 /** Service facts: at most 200 templates, newest first, no paging. */
@@ -45,10 +45,7 @@ export const listEmailTemplates = defineTool({
 });
 
 function describeList(ctx: ToolContext, app: string, limit: number, rows: EmailTemplateRow[]): ToolResult {
-  const shown: Row[] = [];
-  const lines: string[] = [];
-  let tokens = 0;
-  for (const row of rows.slice(0, MAX_ROWS)) {
+  const candidates = rows.slice(0, MAX_ROWS).map((row) => {
     const fact = {
       template_id: sanitize(row.id, 200),
       name: sanitize(row.name ?? '', 60),
@@ -57,12 +54,11 @@ function describeList(ctx: ToolContext, app: string, limit: number, rows: EmailT
     };
     const name = fact.name ? quote(fact.name, 60) : 'no name';
     const subject = fact.subject ? `subject ${quote(fact.subject, 80)}` : 'no subject';
-    const line = `- ${idText(row.id)}: ${name}, ${subject}${fact.updated_date ? `, updated ${dayOf(fact.updated_date)}` : ''}`;
-    tokens += approxTokens(line);
-    if (shown.length > 0 && tokens > ROWS_TOKENS) break;
-    shown.push(fact);
-    lines.push(line);
-  }
+    return { fact, line: `- ${idText(row.id)}: ${name}, ${subject}${fact.updated_date ? `, updated ${dayOf(fact.updated_date)}` : ''}` };
+  });
+  const fitted = fitBudget(candidates, ROWS_TOKENS, (candidate) => approxTokens(candidate.line));
+  const shown: Row[] = fitted.map((candidate) => candidate.fact);
+  const lines = fitted.map((candidate) => candidate.line);
   const moreMayExist = rows.length >= limit;
   const head =
     rows.length === 0

@@ -3,7 +3,7 @@ import type { GroupShare } from '../../api/schemas.js';
 import { idText, quote, sanitize } from '../../text.js';
 import { defineTool, type ToolContext, type ToolResult } from '../define.js';
 import { appId } from '../fields.js';
-import { approxTokens, nextCall, plural } from '../format.js';
+import { approxTokens, fitBudget, nextCall, plural } from '../format.js';
 import { roleText } from './share-text.js';
 
 /** Rows shown, and the (approximate) tokens their text may take: the result stays far under 2,000 tokens. */
@@ -45,10 +45,7 @@ export const listGroupShares = defineTool({
 });
 
 function describeShares(ctx: ToolContext, app: string, shares: GroupShare[]): ToolResult {
-  const shown: Row[] = [];
-  const lines: string[] = [];
-  let tokens = 0;
-  for (const share of shares.slice(0, MAX_ROWS)) {
+  const candidates = shares.slice(0, MAX_ROWS).map((share) => {
     const row = {
       share_id: sanitize(share.id, 200),
       group_id: sanitize(share.group_id ?? '', 200),
@@ -58,12 +55,11 @@ function describeShares(ctx: ToolContext, app: string, shares: GroupShare[]): To
     };
     const group = `group ${row.group_id ? idText(row.group_id) : '?'}${row.group_name ? ` (${quote(row.group_name, 100)})` : ''}`;
     const since = row.created_date ? `, since ${row.created_date.slice(0, 10)}` : '';
-    const line = `- share ${idText(share.id)}: ${group}, ${roleText(share.role)}${since}`;
-    tokens += approxTokens(line);
-    if (shown.length > 0 && tokens > ROWS_TOKENS) break;
-    shown.push(row);
-    lines.push(line);
-  }
+    return { row, line: `- share ${idText(share.id)}: ${group}, ${roleText(share.role)}${since}` };
+  });
+  const fitted = fitBudget(candidates, ROWS_TOKENS, (candidate) => approxTokens(candidate.line));
+  const shown: Row[] = fitted.map((candidate) => candidate.row);
+  const lines = fitted.map((candidate) => candidate.line);
   if (shares.length === 0) {
     return {
       text: `App ${idText(app)} is not shared with any workspace group.`,

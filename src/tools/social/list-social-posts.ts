@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { SocialPost } from '../../api/schemas.js';
 import { defineTool } from '../define.js';
 import { appId, text } from '../fields.js';
-import { approxTokens } from '../format.js';
+import { approxTokens, fitBudget } from '../format.js';
 import { rangeOf, SOCIAL_CREDENTIAL_HINTS } from './calendar.js';
 import { countsOf, describeCalendar, nextOf, postFacts, postLine, scheduleRange, type PostFacts } from './post-summary.js';
 
@@ -92,14 +92,9 @@ export const listSocialPosts = defineTool({
 
 /** The earliest matching posts that fit the row limits, each as its facts and its text line. */
 function fit(matching: SocialPost[], budget: number): Array<{ facts: PostFacts; line: string }> {
-  const rows: Array<{ facts: PostFacts; line: string }> = [];
-  let used = 0;
-  for (const post of matching.slice(0, MAX_SHOWN)) {
+  const rows = matching.slice(0, MAX_SHOWN).map((post) => {
     const facts = postFacts(post);
-    const line = postLine(facts);
-    used += approxTokens(line) + approxTokens(JSON.stringify(facts));
-    if (used > budget && rows.length > 0) break;
-    rows.push({ facts, line });
-  }
-  return rows;
+    return { facts, line: postLine(facts) };
+  });
+  return fitBudget(rows, budget, (row) => approxTokens(row.line) + approxTokens(JSON.stringify(row.facts)));
 }
