@@ -1,8 +1,10 @@
 // `npm run bench` (builds first): start-up, context cost, result size, per-call overhead and memory
 // of the built server, with the reference servers measured the same way in the same run, and its
 // HTTP mode under 1 and 50 clients (bench/http.mjs). Prints Markdown tables and writes
-// bench/results.json. Only 127.0.0.1 traffic; every loop is bounded.
-import { readdirSync, writeFileSync } from 'node:fs';
+// bench/out/results.json (ignored by git); `npm run bench -- --baseline` also replaces the committed
+// bench/baseline.json, so the baseline changes only on purpose. Only 127.0.0.1 traffic; every loop is
+// bounded.
+import { copyFileSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { cpus, release, totalmem } from 'node:os';
 import { measureOverhead, measureMemory } from './calls.mjs';
 import { measureColdStarts } from './cold-start.mjs';
@@ -66,8 +68,12 @@ results.goals = {
   coldStartAtMost200ms: ours <= 200,
   coldStartAtMostHalfOfEachReference: REFERENCES.every((name) => ours <= coldStart.targets[name].median / 2),
 };
-writeFileSync(new URL('./results.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
+const written = new URL('./out/results.json', import.meta.url);
+mkdirSync(new URL('./out/', import.meta.url), { recursive: true });
+writeFileSync(written, `${JSON.stringify(results, null, 2)}\n`);
+const baseline = process.argv.includes('--baseline');
+if (baseline) copyFileSync(written, new URL('./baseline.json', import.meta.url));
 
 const { machine } = results;
 process.stdout.write(`${markdown(results)}\n\n`);
-process.stdout.write(`Node ${machine.node}, ${machine.cpu} (${machine.cores} cores), ${results.date.slice(0, 10)}. Goals: cold start ≤ 200 ms ${results.goals.coldStartAtMost200ms ? 'met' : 'MISSED'}; ≤ half of each reference ${results.goals.coldStartAtMostHalfOfEachReference ? 'met' : 'MISSED'}. Written to bench/results.json.\n`);
+process.stdout.write(`Node ${machine.node}, ${machine.cpu} (${machine.cores} cores), ${results.date.slice(0, 10)}. Goals: cold start ≤ 200 ms ${results.goals.coldStartAtMost200ms ? 'met' : 'MISSED'}; ≤ half of each reference ${results.goals.coldStartAtMostHalfOfEachReference ? 'met' : 'MISSED'}. Written to bench/out/results.json${baseline ? ' and bench/baseline.json' : ''}.\n`);
