@@ -28,6 +28,25 @@ describe('sandbox 4.8 monitoring API', () => {
     expect(Object.keys(body).filter((key) => !known.includes(key)).length).toBeGreaterThan(0);
   });
 
+  it('counts the messages of the days asked for, and says which days those were', async () => {
+    const get = (query: string) => call(s.sandbox, 'GET', `${paths.analytics('ws_demo')}${query}`, { apiKey: 'key_demo_owner' });
+    const today = (await get('')).body;
+    const day = today.generated_at.slice(0, 10);
+    expect(today.period).toEqual({ from: `${day.slice(0, 8)}01`, to: day });
+    expect(today.summary.messages_in_period).toBe(today.summary.messages_this_month);
+    const onlyToday = (await get(`?from=${day}&to=${day}`)).body;
+    expect(onlyToday.summary.messages_in_period).toBe(onlyToday.summary.messages_today);
+    const future = (await get('?from=2999-01-01&to=2999-01-31')).body;
+    expect(future.period).toEqual({ from: '2999-01-01', to: '2999-01-31' });
+    expect(future.summary.messages_in_period).toBe(0);
+  });
+
+  it.each([['?from=11/01/2026', 'from'], ['?to=2026-13-45', 'to'], ['?from=2026-11-02&to=2026-11-01', 'from']])('refuses the range %s with a 422 naming %s', async (query, field) => {
+    const answer = await call(s.sandbox, 'GET', `${paths.analytics('ws_demo')}${query}`, { apiKey: 'key_demo_owner' });
+    expect(answer.status).toBe(422);
+    expect(answer.body.detail[0].loc).toEqual(['query', field]);
+  });
+
   it('answers an admin', async () => {
     expect((await analytics('key_demo_admin')).status).toBe(200);
   });

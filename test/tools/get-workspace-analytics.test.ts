@@ -84,6 +84,7 @@ describe('get_workspace_analytics', () => {
       }),
       member_allocations_count: 12,
       other_keys: ['user_distribution', 'usage_by_day'],
+      period: 'not stated by the service',
       next: 'Nothing more is needed.',
     });
   });
@@ -105,6 +106,38 @@ describe('get_workspace_analytics', () => {
     expect(malformed.isError).toBe(true);
     expect(malformed.text).toContain('from');
     expect(h.sandbox.requests).toHaveLength(1);
+  });
+
+  describe('says which days its figures cover', () => {
+    it('as the service reports them, in the text and the structured facts', async () => {
+      h.sandbox.script({ status: 200, body: { ...analytics, period: { from: '2026-10-01', to: '2026-10-31' } } });
+      const result = await h.call('get_workspace_analytics', { workspace_id: 'ws_acme', from: '2026-10-01', to: '2026-10-31' });
+      expect(result.text).toContain('Period: 2026-10-01 to 2026-10-31 (as the service reports).');
+      expect(result.structured?.period).toBe('2026-10-01 to 2026-10-31 (as the service reports)');
+      expect(result.text).not.toContain('Also in the answer, not shown: period');
+    });
+
+    it('as asked, saying the service did not confirm it, when the answer names no period', async () => {
+      h.sandbox.script({ status: 200, body: analytics });
+      const result = await h.call('get_workspace_analytics', { workspace_id: 'ws_acme', from: '2026-10-01' });
+      expect(result.text).toContain('Period: 2026-10-01 to today (as asked; the service did not confirm it).');
+    });
+
+    it('as not stated, when neither the call nor the answer names one', async () => {
+      h.sandbox.script({ status: 200, body: analytics });
+      const result = await h.call('get_workspace_analytics', { workspace_id: 'ws_acme' });
+      expect(result.structured?.period).toBe('not stated by the service');
+    });
+
+    it('and the simulated service counts only the days asked for', async () => {
+      const month = await h.call('get_workspace_analytics', { workspace_id: 'ws_demo' });
+      const october = await h.call('get_workspace_analytics', { workspace_id: 'ws_demo', from: '2026-10-01', to: '2026-10-31' });
+      const inPeriod = (result: typeof month) => (result.structured?.summary as Array<{ key: string; value: string }>).find((row) => row.key === 'messages_in_period')?.value;
+      expect(october.text).toContain('Period: 2026-10-01 to 2026-10-31 (as the service reports).');
+      expect(month.text).toMatch(/Period: \d{4}-\d{2}-01 to \d{4}-\d{2}-\d{2} \(as the service reports\)\./);
+      expect(inPeriod(october)).toBeDefined();
+      expect(inPeriod(october)).not.toBe(inPeriod(month));
+    });
   });
 
   it('uses APPMGMT_MONITORING_URL, not the base URL', async () => {
@@ -129,7 +162,7 @@ describe('get_workspace_analytics', () => {
     expect(result.text).toMatchSnapshot();
     expect(result.text).toContain('Summary: not in the answer.');
     expect(result.text).toContain('Member allocations: 3 members; first 2:\n- "u_1": allocated 100\n- "u_2": allocated 50');
-    expect(result.structured).toEqual({ workspace_id: 'ws_acme', summary: [], credit_pool: [], member_allocations_count: 3, other_keys: [], next: 'Nothing more is needed.' });
+    expect(result.structured).toEqual({ workspace_id: 'ws_acme', summary: [], credit_pool: [], member_allocations_count: 3, other_keys: [], period: 'not stated by the service', next: 'Nothing more is needed.' });
   });
 
   it('caps a long section and says how many figures it left out', async () => {

@@ -1,8 +1,8 @@
 import { workspaceRole } from '../access.js';
 import { identify } from '../auth.js';
-import { fail, ok } from '../respond.js';
+import { fail, invalid, ok } from '../respond.js';
 import type { Route } from '../router.js';
-import { iso, type State } from '../state.js';
+import { DAY_MS, iso, type State } from '../state.js';
 import type { Workspace } from '../world.js';
 
 /** Service facts: the health check needs no credential. */
@@ -31,12 +31,57 @@ export const monitoringAnalytics: Route = {
     if (caller.workspaceId !== workspace.id || (role !== 'owner' && role !== 'admin')) {
       return fail(401, 'Monitoring needs the admin or owner role in this workspace.');
     }
-    return ok(analytics(state, workspace));
+    const period = periodOf(req.query, state.clock.now());
+    if ('loc' in period) return invalid(period);
+    return ok(analytics(state, workspace, period));
   },
 };
 
+interface Period {
+  from: string;
+  to: string;
+}
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * The days the figures cover: `from` defaults to the start of the billing period (the calendar
+ * month, UTC, in this simulation) and `to` to today. A date that is not YYYY-MM-DD is a 422.
+ */
+function periodOf(query: URLSearchParams, now: number): Period | { loc: string[]; msg: string; type: string } {
+  const today = iso(now).slice(0, 10);
+  const asked = { from: query.get('from') ?? `${today.slice(0, 8)}01`, to: query.get('to') ?? today };
+  for (const field of ['from', 'to'] as const) {
+    const value = asked[field];
+    if (!DAY.test(value) || Number.isNaN(Date.parse(`${value}T00:00:00Z`))) {
+      return { loc: ['query', field], msg: 'Input should be a valid date in the format YYYY-MM-DD', type: 'date_from_datetime_parsing' };
+    }
+  }
+  if (asked.from > asked.to) return { loc: ['query', 'from'], msg: 'from must not be after to', type: 'value_error' };
+  return asked;
+}
+
+/**
+ * Messages sent on each day of `period`, from the world's two figures: today's count, the rest of
+ * this month spread evenly over its earlier days, and that same daily average before this month.
+ * Days after today had none.
+ */
+function messagesIn(period: Period, monitoring: { messages_today: number; messages_this_month: number }, now: number): number {
+  const today = iso(now).slice(0, 10);
+  const dayOfMonth = Number(today.slice(8, 10));
+  const earlier = Math.max(0, monitoring.messages_this_month - monitoring.messages_today);
+  const average = dayOfMonth > 1 ? earlier / (dayOfMonth - 1) : monitoring.messages_today;
+  let total = 0;
+  for (let day = Date.parse(`${period.from}T00:00:00Z`); day <= Date.parse(`${period.to}T00:00:00Z`); day += DAY_MS) {
+    const date = iso(day).slice(0, 10);
+    if (date > today) break;
+    total += date === today ? monitoring.messages_today : average;
+  }
+  return Math.round(total);
+}
+
 /** An Enterprise analytics answer: known keys plus deprecated zeros and one key clients do not know. */
-function analytics(state: State, workspace: Workspace) {
+function analytics(state: State, workspace: Workspace, period: Period) {
   const m = workspace.monitoring;
   const members = state.users.filter((user) => user.workspace_roles[workspace.id]);
   const apps = state.apps.filter((app) => app.workspace_id === workspace.id);
@@ -54,7 +99,9 @@ function analytics(state: State, workspace: Workspace) {
   return {
     workspace_id: workspace.id,
     generated_at: iso(state.clock.now()),
+    period: { from: period.from, to: period.to },
     summary: {
+      messages_in_period: messagesIn(period, m, state.clock.now()),
       members: members.length,
       apps: apps.length,
       active_members_today: allocations.filter((a) => a.messages_used_today > 0).length,

@@ -6,7 +6,14 @@ import { defineTool } from '../define.js';
 import { id } from '../fields.js';
 import { plural } from '../format.js';
 
-const KNOWN = ['summary', 'credit_pool', 'member_allocations', 'workspace_id', 'generated_at'];
+/** Where an answer may say which days its figures cover: a `period` object, or bounds at the top level. */
+const BOUNDS: Array<[string, string]> = [
+  ['from', 'to'],
+  ['start_date', 'end_date'],
+  ['period_start', 'period_end'],
+  ['start', 'end'],
+];
+const KNOWN = ['summary', 'credit_pool', 'member_allocations', 'workspace_id', 'generated_at', 'period', ...BOUNDS.flat()];
 // Deprecated by the service and always zero (service-facts): never shown.
 const DEPRECATED = new Set(['seats', 'by_seat_type']);
 const MAX_FIGURES = 24;
@@ -56,6 +63,7 @@ export const getWorkspaceAnalytics = defineTool({
   output: {
     workspace_id: z.string(),
     as_of: z.string().optional(),
+    period: z.string().describe('The days the figures cover, and who says so.'),
     summary: figures.describe('Nested keys as a.b (also in credit_pool).'),
     credit_pool: figures,
     member_allocations_count: z.number(),
@@ -83,13 +91,31 @@ export const getWorkspaceAnalytics = defineTool({
     };
     const hidden = { summary: Object.keys(summary).length - Object.keys(facts.summary).length, credit_pool: Object.keys(creditPool).length - Object.keys(facts.credit_pool).length };
     const asOf = typeof answer.generated_at === 'string' ? sanitize(answer.generated_at, 40) : undefined;
+    const period = periodOf(answer, from, to);
     return {
-      text: describe(facts, members, hidden, asOf),
+      text: describe(facts, members, hidden, asOf, period),
       next: 'Nothing more is needed.',
-      structured: { ...facts, ...(asOf ? { as_of: asOf } : {}), summary: rows(facts.summary), credit_pool: rows(facts.credit_pool) },
+      structured: { ...facts, ...(asOf ? { as_of: asOf } : {}), period, summary: rows(facts.summary), credit_pool: rows(facts.credit_pool) },
     };
   },
 });
+
+/**
+ * The period the figures cover: the one the service reports, else the one asked for (which the
+ * service may not have applied: it did not say), else that the service does not say.
+ */
+function periodOf(answer: Analytics, from: string | undefined, to: string | undefined): string {
+  const reported = isRecord(answer.period) ? answer.period : answer;
+  for (const [start, end] of BOUNDS) {
+    const first = reported[start];
+    const last = reported[end];
+    if (typeof first === 'string' || typeof last === 'string') {
+      return `${typeof first === 'string' ? sanitize(first, 30) : 'not stated'} to ${typeof last === 'string' ? sanitize(last, 30) : 'not stated'} (as the service reports)`;
+    }
+  }
+  if (from || to) return `${from ?? 'start of the billing period'} to ${to ?? 'today'} (as asked; the service did not confirm it)`;
+  return 'not stated by the service';
+}
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -155,16 +181,17 @@ function otherKeys(answer: Analytics): string[] {
     .map((key) => sanitize(key, 60));
 }
 
-function describe(facts: Facts, { top, rankedBy }: Members, hidden: { summary: number; credit_pool: number }, asOf: string | undefined): string {
+function describe(facts: Facts, { top, rankedBy }: Members, hidden: { summary: number; credit_pool: number }, asOf: string | undefined, period: string): string {
   const lines = [
     `Analytics for workspace ${facts.workspace_id}${asOf ? ` as of ${asOf}` : ''}:`,
+    `Period: ${period}.`,
     `Summary: ${show(facts.summary, hidden.summary)}`,
     `Credit pool: ${show(facts.credit_pool, hidden.credit_pool)}`,
     `Member allocations: ${plural(facts.member_allocations_count, 'member')}${top.length ? `; ${rankedBy ? `top ${top.length} by ${rankedBy}` : `first ${top.length}`}:` : '.'}`,
     ...top.map(({ member, figures }) => `- ${quote(member, 80)}: ${show(figures)}`),
   ];
   const over = Object.keys(facts.credit_pool).filter((key) => /over/i.test(key) && facts.credit_pool[key] === true);
-  if (over.length > 0) lines.splice(3, 0, `Over a limit: ${over.join(', ')}.`);
+  if (over.length > 0) lines.splice(4, 0, `Over a limit: ${over.join(', ')}.`);
   if (facts.other_keys.length > 0) lines.push(`Also in the answer, not shown: ${facts.other_keys.join(', ')}.`);
   return lines.join('\n');
 }
