@@ -94,7 +94,7 @@ function describe(app: string, campaign: Campaign, facts: ReturnType<typeof fact
     facts.adnet_campaign_id ? `adnet id ${idText(facts.adnet_campaign_id)}` : 'adnet id: still being pushed to the ad platform',
     `primary status ${facts.primary_status ? idText(facts.primary_status) : 'not given'}${facts.primary_status_reasons.length ? ` (${facts.primary_status_reasons.map(idText).join(', ')})` : ''}`,
     `review ${facts.review_status ? idText(facts.review_status) : 'not synced yet'}`,
-    `serving ${facts.serving_status ? idText(facts.serving_status) : 'not given'} (read with review: it can lag behind)`,
+    servingText(facts.status, facts.serving_status),
   ];
   const more = facts.geo_target_count - facts.geo_targets.length;
   const geo = facts.geo_targets.length ? `${facts.geo_targets.map(idText).join(', ')}${more > 0 ? `, …and ${more} more` : ''}` : 'none';
@@ -105,6 +105,22 @@ function describe(app: string, campaign: Campaign, facts: ReturnType<typeof fact
     `Landing page ${quote(facts.landing_page, 300)}; geo targets ${geo}; phone ${facts.phone_number ? quote(facts.phone_number, 40) : 'none'}.`,
     `Learning period: ${learning(facts.learning_ends_at, now)}; last changed ${facts.updated_date || 'unknown'}.`,
   ].join('\n');
+}
+
+/** What the ad platform reports as serving, while the service's own status says the campaign cannot serve. */
+const SERVES = /^(SERVING|ELIGIBLE|ENABLED|ACTIVE|RUNNING)$/i;
+
+/**
+ * The ad platform's serving status, read against the service's own status (2.3: it is passed through
+ * and lags behind): a paused or deleted campaign whose last synced platform status still says it
+ * serves is not serving, and the text says so rather than showing two statuses that disagree.
+ */
+function servingText(status: string, serving: string): string {
+  if (!serving) return 'serving status not given';
+  if ((status === 'PAUSED' || status === 'REMOVED') && SERVES.test(serving)) {
+    return `serving status ${idText(serving)} was synced before the campaign was ${status === 'PAUSED' ? 'paused' : 'deleted'}: it does not serve, and the ad platform catches up within minutes`;
+  }
+  return `serving ${idText(serving)} (read with review: it can lag behind)`;
 }
 
 /** 2.3: learning_ends_at is expected, not promised; a date already passed reads "ended". */

@@ -53,6 +53,17 @@ describe('get_ad_campaign', () => {
     });
   });
 
+  it.each([
+    ['PAUSED', 'paused'],
+    ['REMOVED', 'deleted'],
+  ])('gives a %s campaign one status even while the ad platform still reports SERVING', async (status, done) => {
+    h.sandbox.script({ status: 200, body: { ...CAMPAIGN, status, serving_status: 'SERVING' } });
+    const result = await get();
+    expect(result.text).toContain(`serving status SERVING was synced before the campaign was ${done}: it does not serve`);
+    expect(result.text).not.toMatch(/serving SERVING/);
+    expect(result.text).not.toContain('serving once the ad platform allows it');
+  });
+
   it('says a REMOVED campaign is deleted and that nothing more is needed', async () => {
     h.sandbox.script({ status: 200, body: { ...CAMPAIGN, status: 'REMOVED' } });
     const result = await get();
@@ -68,7 +79,7 @@ describe('get_ad_campaign', () => {
     });
     const result = await get();
     expect(result.text).toContain('PAUSED: not serving; nothing new is spent until it is resumed.');
-    expect(result.text).toContain('Ad platform: adnet id: still being pushed to the ad platform; primary status not given; review not synced yet; serving not given');
+    expect(result.text).toContain('Ad platform: adnet id: still being pushed to the ad platform; primary status not given; review not synced yet; serving status not given');
     expect(result.text).toContain('phone none.');
     expect(result.text).toContain('Learning period: not started;');
     expect(result.structured).not.toHaveProperty('learning_ends_at');
