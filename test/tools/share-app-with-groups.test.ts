@@ -41,7 +41,7 @@ describe('share_app_with_groups', () => {
       already_shared: ['grp_support'],
       failed: [{ group_id: 'grp_gone', reason: 'Group not found in this workspace' }],
       share_ids: [],
-      next: 'Failed groups were not shared: fix the cause, then call share_app_with_groups again with those IDs (repeating already-shared groups is harmless).',
+      next: expect.stringMatching(/^No group grp_gone in the app's workspace\. Group ids come from the workspace's group settings/),
     });
     expect(result.text).toContain('1 shared, 1 already shared, 1 failed');
     expect(result.text).toContain('- grp_sales: shared');
@@ -49,6 +49,20 @@ describe('share_app_with_groups', () => {
     expect(result.text).toContain('- grp_gone: FAILED: "Group not found in this workspace"');
     expect(result.text).toContain('one invitation email per app');
     expect(result.text).toMatchSnapshot();
+  });
+
+  it('names the group the simulated workspace does not have, and where group ids come from', async () => {
+    const result = await h.call('share_app_with_groups', { app_id: 'app_demo', group_ids: ['grp_marketing'] });
+    expect(result.isError).toBe(true);
+    expect(result.text).toContain('- grp_marketing: FAILED: "not_found: No such group in this workspace."');
+    expect(result.text).toContain("Next: No group grp_marketing in the app's workspace.");
+    expect(result.text).toContain('list_group_shares {"app_id":"app_demo"} shows those already shared');
+  });
+
+  it('names the usual roles, and which one is view only, in the role description', async () => {
+    const { tools } = await h.client.listTools();
+    const role = (tools.find((tool) => tool.name === 'share_app_with_groups')?.inputSchema.properties as Record<string, { description?: string }>).role;
+    expect(role?.description).toMatch(/user \(the default: uses the app, view only\), editor or admin/);
   });
 
   it('shows the share_id of a newly shared group when the answer carries one', async () => {

@@ -7,6 +7,8 @@ import { appId, text } from '../fields.js';
 import { nextCall } from '../format.js';
 
 const ALREADY_SHARED = 'already_shared';
+/** A group id the workspace does not have: the service's code, or its words. */
+const NOT_FOUND = /not[ _-]?found|no such group/i;
 
 export const shareAppWithGroups = defineTool({
   name: 'share_app_with_groups',
@@ -20,7 +22,9 @@ export const shareAppWithGroups = defineTool({
       .min(1)
       .max(50)
       .describe('Workspace group IDs; a repeated one counts once.'),
-    role: text(100).optional().describe('App role for all groups, e.g. admin. Omit for the default (user).'),
+    role: text(100)
+      .optional()
+      .describe("App role for every group, one the app defines: usually user (the default: uses the app, view only), editor or admin."),
   },
   output: {
     shared: z.array(z.string()).describe('Group ids newly shared.'),
@@ -50,6 +54,7 @@ type Outcome = 'shared' | 'already' | 'failed';
 
 function describeShares(config: Config, app: string, sent: string[], role: string | undefined, answer: GroupShareResult): ToolResult {
   const counts: Record<Outcome, number> = { shared: 0, already: 0, failed: 0 };
+  const notFound: string[] = [];
   const facts = {
     shared: [] as string[],
     already_shared: [] as string[],
@@ -57,7 +62,8 @@ function describeShares(config: Config, app: string, sent: string[], role: strin
     share_ids: [] as Array<{ group_id: string; share_id: string }>,
   };
   const lines = answer.results.map((result) => {
-    const reason = result.reason ?? result.error;
+    // Both when both are given: the code says what kind of failure, the words may say more.
+    const reason = result.reason && result.error && result.reason !== result.error ? `${result.reason}: ${result.error}` : (result.reason ?? result.error);
     const outcome: Outcome = result.success ? 'shared' : reason === ALREADY_SHARED ? 'already' : 'failed';
     counts[outcome] += 1;
     const group = idText(result.group_id);
@@ -75,6 +81,7 @@ function describeShares(config: Config, app: string, sent: string[], role: strin
       return `- ${group}: already shared, nothing changed`;
     }
     facts.failed.push({ group_id: groupId, reason: sanitize(reason ?? 'no reason given', 150) });
+    if (reason && NOT_FOUND.test(reason)) notFound.push(group);
     return `- ${group}: FAILED: ${reason ? quote(reason, 150) : 'no reason given'}`;
   });
   const answered = new Set(answer.results.map((result) => result.group_id));
@@ -92,11 +99,13 @@ function describeShares(config: Config, app: string, sent: string[], role: strin
     tail.push(`${counts.shared === 0 && failed === 0 ? 'Nothing changed. ' : ''}Already-shared groups keep their current role.`);
   }
   const next =
-    failed > 0
-      ? 'Failed groups were not shared: fix the cause, then call share_app_with_groups again with those IDs (repeating already-shared groups is harmless).'
-      : counts.already > 0
-        ? `To change an already-shared group's role, call ${nextCall(config, 'list_group_shares', { app_id: app })} for its share_id, then update_group_share.`
-        : 'Nothing more is needed.';
+    notFound.length > 0
+      ? `No group ${notFound.join(', ')} in the app's workspace. Group ids come from the workspace's group settings in the service (no tool lists workspace groups; ${nextCall(config, 'list_group_shares', { app_id: app })} shows those already shared). Ask the user for the right id, then call share_app_with_groups again with it.`
+      : failed > 0
+        ? 'Failed groups were not shared: fix the cause, then call share_app_with_groups again with those IDs (repeating already-shared groups is harmless).'
+        : counts.already > 0
+          ? `To change an already-shared group's role, call ${nextCall(config, 'list_group_shares', { app_id: app })} for its share_id, then update_group_share.`
+          : 'Nothing more is needed.';
   return {
     text: [head, ...lines, ...tail].join('\n'),
     next,
