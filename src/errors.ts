@@ -141,6 +141,11 @@ function isApiNotFound(body: unknown): boolean {
   return reason !== undefined && !/^(not found|404( not found)?|cannot (get|post|put|delete|patch) .*|the requested url was not found.*)\.?$/i.test(reason.trim());
 }
 
+/** A tool's 404 hint that names the app among what may be missing. */
+const APP_NOT_FOUND = /^App\b[^.:]{0,60}not found/;
+const WHERE_APP_IDS_COME_FROM =
+  "The service has no operation that lists apps: ask the user for the app's id (with --sandbox, check_connection lists the simulated apps).";
+
 /** Text for an API error, for one tool: status, meaning, the upstream reason, and whether retrying helps. */
 export function describeApiError(error: ApiError, hints: StatusHints = {}): string {
   const { status, body } = error;
@@ -153,7 +158,9 @@ export function describeApiError(error: ApiError, hints: StatusHints = {}): stri
   if (status === 404 && !isApiNotFound(body)) {
     return '404 from something that is not the API (an HTML page, an empty answer or a router\'s default "Not Found"): the base URL is probably wrong. Set APPMGMT_BASE_URL to the service\'s origin, such as https://your-service.example, without a path like /api (for analytics, APPMGMT_MONITORING_URL). Retrying will not help.';
   }
-  const lines = [`${status}: ${hints[status] ?? GENERIC_HINTS[status] ?? (status >= 500 ? 'The service failed.' : 'The request failed.')}`];
+  const hint = hints[status] ?? GENERIC_HINTS[status] ?? (status >= 500 ? 'The service failed.' : 'The request failed.');
+  const lines = [`${status}: ${hint}`];
+  if (status === 404 && APP_NOT_FOUND.test(hint) && !hint.includes('lists apps')) lines.push(WHERE_APP_IDS_COME_FROM);
   const validation = validationLines(body);
   if (validation) lines.push('Validation errors:', ...validation.map((line) => `- ${line}`));
   else {
