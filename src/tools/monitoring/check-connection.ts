@@ -97,8 +97,9 @@ function credentialText(config: Config): string {
 function nextStep(config: Config, healthy: boolean): string {
   if (!healthy) return 'Fix the connection first: check APPMGMT_BASE_URL and the network.';
   if (!config.accessToken && !config.apiKey) return 'Set APPMGMT_ACCESS_TOKEN (and APPMGMT_API_KEY) in the client configuration; most tools need them.';
-  const app = config.appId ?? config.sandboxDirectory?.apps[0]?.id;
-  return app
-    ? `Start with ${nextCall(config, 'list_ad_campaigns', { app_id: app })} or another tool of this app.`
-    : 'Ask the user for the app id (the service has no operation that lists apps), then call the tools with it.';
+  if (config.appId) return `This server is scoped to app ${idText(config.appId)}: start with ${nextCall(config, 'list_ad_campaigns')} or another tool of this app.`;
+  const apps = config.sandboxDirectory?.apps ?? [];
+  if (apps.length === 1) return `The sandbox has one app: start with ${nextCall(config, 'list_ad_campaigns', { app_id: apps[0]!.id })} or another tool of it.`;
+  if (apps.length > 1) return `Ask the user which of the ${apps.length} sandbox apps above to work on, then pass its id as app_id (e.g. list_ad_campaigns).`;
+  return 'Ask the user for the app id (the service has no operation that lists apps), then call the tools with it.';
 }

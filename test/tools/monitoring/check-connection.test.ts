@@ -54,13 +54,17 @@ describe('check_connection', () => {
     });
     expect(result.text).toMatch(/^\[sandbox\] Service healthy/);
     expect(result.text).toContain('Sandbox workspace ws_demo; apps: app_demo ("Demo Planner")');
-    expect(result.text).toMatch(/Next: Start with list_ad_campaigns \{"app_id":"app_demo"\}/);
+    const apps = (result.structured?.apps as unknown[]).length;
+    expect(apps).toBeGreaterThan(1);
+    // Several apps: the next step asks which, rather than picking the first for the user.
+    expect(result.text).toContain(`Next: Ask the user which of the ${apps} sandbox apps above to work on, then pass its id as app_id`);
+    expect(result.text).not.toMatch(/Next: .*"app_id":/);
   });
 
   it('leaves app_id out of the next call when the server is scoped to one app', async () => {
     h = await connect({ config: { appId: 'app_demo' } });
     const result = await h.call('check_connection');
     expect(result.structured).toMatchObject({ app_id: 'app_demo' });
-    expect(result.structured?.next).toBe('Start with list_ad_campaigns or another tool of this app.');
+    expect(result.structured?.next).toBe('This server is scoped to app app_demo: start with list_ad_campaigns or another tool of this app.');
   });
 });
