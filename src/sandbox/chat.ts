@@ -1,4 +1,5 @@
 import type { State } from './state.js';
+import { applyTurn } from './turn-effects.js';
 import type { App, Workspace } from './world.js';
 import type { ChatMessageRecord } from './world-schema-chat.js';
 
@@ -57,7 +58,8 @@ export function runTurn(state: State, app: App, workspace: Workspace, content: s
   if (app.chat.turn_error_source) return 'error';
   const waiting = waitingCalls(app);
   if (waiting.length === 0) {
-    say(state, app, 'assistant', `Done: I worked on "${content.slice(0, 80)}".`, ['edit_files']);
+    const effect = applyTurn(state, app, workspace, content);
+    say(state, app, 'assistant', effect.reply, effect.calls);
     return 'completed';
   }
   for (const call of waiting) call.status = DONE;
