@@ -15,6 +15,8 @@ const COMPLETED = job('completed', 'completed', {
   result: { selected: 12, materialized: 12, created_workflows: 10, reused_workflows: 2, plan_limited: 0, needs_reconnect: 0, failed: 0, skipped: 0 },
 });
 const FAILED = job('failed', 'sandbox_sync', { error: 'Scheduling failed' });
+/** The calendar read that follows a completed job. */
+const CALENDAR = (posts: Array<Record<string, unknown>> = []) => ({ status: 200, body: posts });
 
 /**
  * A clock for polling: `auto` sleeps end at once (time jumps by the slept amount); otherwise they end
@@ -65,8 +67,9 @@ describe('get_scheduling_job', () => {
   describe('one check (wait_seconds 0)', () => {
     it('gets the job with the api_key header and reports the counts', async () => {
       h.sandbox.script(COMPLETED);
+      h.sandbox.script(CALENDAR());
       const result = await h.call('get_scheduling_job', ARGS);
-      expect(h.sandbox.requests).toHaveLength(1);
+      expect(h.sandbox.requests).toHaveLength(2);
       const [request] = h.sandbox.requests;
       expect(request?.method).toBe('GET');
       expect(request?.rawPath).toBe(PATH);
@@ -77,6 +80,7 @@ describe('get_scheduling_job', () => {
         {
           "isError": false,
           "structured": {
+            "approved_waiting": 0,
             "counts": {
               "created_workflows": 10,
               "failed": 0,
@@ -95,6 +99,7 @@ describe('get_scheduling_job', () => {
             "status": "completed",
           },
           "text": "Job job_1 completed: 12 selected: 12 materialized, 10 created workflows, 2 reused workflows.
+        No approved post on the calendar is still waiting.
         Next: Nothing more is needed.",
         }
       `);
@@ -107,10 +112,41 @@ describe('get_scheduling_job', () => {
           result: { selected: 5, materialized: 3, created_workflows: 3, reused_workflows: 0, plan_limited: 1, needs_reconnect: 1, failed: 0, skipped: 0 },
         }),
       );
+      h.sandbox.script(CALENDAR());
       const result = await h.call('get_scheduling_job', ARGS);
       expect(result.text).toBe(
-        'Job job_1 completed: 5 selected: 3 materialized, 3 created workflows, 1 plan-limited, 1 need an account reconnected.\nNext: Some posts were not placed: see them with list_social_posts {"app_id":"app_demo"}; once the cause is fixed (plan limit, account to reconnect), start the same range again.',
+        'Job job_1 completed: 5 selected: 3 materialized, 3 created workflows, 1 plan-limited, 1 need an account reconnected.\nNo approved post on the calendar is still waiting.\nNext: Some posts were not placed: see them with list_social_posts {"app_id":"app_demo"}; once the cause is fixed (plan limit, account to reconnect), start the same range again.',
       );
+    });
+
+    it('says which approved posts still wait after the job, and offers them as the user\'s choice', async () => {
+      h.sandbox.script(COMPLETED);
+      h.sandbox.script(
+        CALENDAR([
+          { id: 'p1', platform: 'instagram', status: 'approved', scheduled_at: '2026-11-12T09:00:00Z', title: 'a' },
+          { id: 'p2', platform: 'linkedin', status: 'approved', scheduled_at: '2026-11-13T18:00:00Z', title: 'b' },
+          { id: 'p3', platform: 'linkedin', status: 'scheduled', scheduled_at: '2026-11-10T18:00:00Z', title: 'c' },
+        ]),
+      );
+      const result = await h.call('get_scheduling_job', ARGS);
+      expect(h.sandbox.requests.map((request) => request.rawPath)).toEqual([PATH, '/api/apps/app_demo/social-calendar/posts']);
+      expect(result.text).toContain('Still waiting: 2 approved posts on the calendar not handed over yet, from 2026-11-12T00:00:00Z until 2026-11-14T00:00:00Z.');
+      expect(result.text).not.toContain('Nothing more is needed');
+      expect(result.structured).toMatchObject({
+        approved_waiting: 2,
+        next: 'If the user wants them published too, call start_scheduling_posts {"app_id":"app_demo","scheduled_from":"2026-11-12T00:00:00Z","scheduled_until":"2026-11-14T00:00:00Z"}.',
+      });
+    });
+
+    it('still reports the job, and says what it could not check, when the calendar read fails', async () => {
+      h.sandbox.script(COMPLETED);
+      h.sandbox.script({ status: 403, body: { detail: 'nope' } });
+      const result = await h.call('get_scheduling_job', ARGS);
+      expect(result.isError).toBe(false);
+      expect(result.text).toMatch(/^Job job_1 completed: 12 selected/);
+      expect(result.text).toContain('Could not check the calendar for approved posts still waiting: 403');
+      expect(result.structured?.approved_waiting).toBeUndefined();
+      expect(result.structured?.next).toBe('See whether approved posts still wait with list_social_posts {"app_id":"app_demo"}.');
     });
 
     it('reports a job with nothing to schedule', async () => {
@@ -119,8 +155,9 @@ describe('get_scheduling_job', () => {
           result: { selected: 0, materialized: 0, created_workflows: 0, reused_workflows: 0, plan_limited: 0, needs_reconnect: 0, failed: 0, skipped: 0 },
         }),
       );
+      h.sandbox.script(CALENDAR());
       const result = await h.call('get_scheduling_job', ARGS);
-      expect(result.text).toBe('Job job_1 completed: 0 selected.\nNext: Nothing more is needed.');
+      expect(result.text).toBe('Job job_1 completed: 0 selected.\nNo approved post on the calendar is still waiting.\nNext: Nothing more is needed.');
     });
 
     it('tells the model to call again while the job runs', async () => {
@@ -167,11 +204,12 @@ describe('get_scheduling_job', () => {
       h.sandbox.script(job('running', 'prepare'));
       h.sandbox.script(job('running', 'finalize'));
       h.sandbox.script(COMPLETED);
+      h.sandbox.script(CALENDAR());
       const messages: string[] = [];
       const result = await h.client.callTool({ name: 'get_scheduling_job', arguments: { ...ARGS, wait_seconds: 120 } }, undefined, {
         onprogress: (progress) => messages.push(progress.message ?? ''),
       });
-      expect(h.sandbox.requests).toHaveLength(4);
+      expect(h.sandbox.requests).toHaveLength(5); // four polls, then the calendar
       expect(clock.slept).toEqual([POLL_EVERY_MS, POLL_EVERY_MS, POLL_EVERY_MS]);
       expect(messages).toEqual(['Job job_1: pending, phase pending.', 'Job job_1: running, phase prepare.', 'Job job_1: running, phase finalize.']);
       expect(result.structuredContent).toMatchObject({ status: 'completed', done: true });
@@ -246,8 +284,9 @@ describe('get_scheduling_job', () => {
     it('recovers when a retry succeeds', async () => {
       h.sandbox.script({ status: 502, body: { detail: 'bad gateway' } });
       h.sandbox.script(COMPLETED);
+      h.sandbox.script(CALENDAR());
       const result = await h.call('get_scheduling_job', ARGS);
-      expect(h.sandbox.requests).toHaveLength(2);
+      expect(h.sandbox.requests).toHaveLength(3);
       expect(result.text).toMatch(/^Job job_1 completed/);
     });
   });

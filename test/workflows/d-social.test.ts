@@ -60,7 +60,10 @@ describe('workflow (d): list posts -> start scheduling -> wait on the job -> pos
 
     const waited = await h.call('get_scheduling_job', { app_id: APP, job_id: jobId, wait_seconds: 60 });
     expect(waited.structured).toMatchObject({ job_id: jobId, status: 'completed', done: true, counts: { selected: approved.length, failed: 0 } });
-    expect(waited.text).toMatch(/\nNext: Nothing more is needed\.$/);
+    // The job's range is done, and the result says the one approved post outside it still waits, as the user's choice.
+    expect(waited.structured?.approved_waiting).toBe(1);
+    expect(waited.text).toContain('Still waiting: 1 approved post on the calendar not handed over yet');
+    expect(waited.structured?.next).toMatch(/^If the user wants them published too, call start_scheduling_posts /);
 
     const after = await h.call('list_social_posts', { app_id: APP, ...week });
     const now = Object.fromEntries((after.structured?.posts as Row[]).map((post) => [post.id, post.status]));

@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import type { SchedulingJob } from '../../api/schemas.js';
-import { CancelledError } from '../../errors.js';
+import { CancelledError, describeError } from '../../errors.js';
 import { idText, sanitize } from '../../text.js';
 import { defineTool, type ToolContext, type ToolResult } from '../define.js';
 import { appId, id } from '../fields.js';
 import { nextCall } from '../format.js';
 import { SOCIAL_CREDENTIAL_HINTS } from './calendar.js';
+import { scheduleRange, type ScheduleRange } from './post-summary.js';
 
 /**
  * One poll every 5 s is 12 a minute: well inside the 40 per minute that every social-calendar read
@@ -54,6 +55,7 @@ export const getSchedulingJob = defineTool({
     phase: z.string().optional(),
     done: z.boolean(),
     counts: Counts.optional().describe('Once completed'),
+    approved_waiting: z.number().optional().describe('Once completed: approved posts on the calendar still not handed over.'),
   },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   cost: 'none',
@@ -78,13 +80,35 @@ export const getSchedulingJob = defineTool({
       }
       job = await api.getSchedulingJob(app_id, job_id, { signal });
     }
-    return describeJob(ctx, app_id, job_id, job, wait_seconds > 0 ? Math.round((clock.now() - started) / 1000) : undefined);
+    const waiting = job.status === 'completed' ? await stillWaiting(ctx, app_id) : undefined;
+    return describeJob(ctx, app_id, job_id, job, wait_seconds > 0 ? Math.round((clock.now() - started) / 1000) : undefined, waiting);
   },
 });
 
+/**
+ * Approved posts on the whole calendar that no run has taken yet: a job's counts cover only its own
+ * range, so "completed" alone cannot say whether anything still waits. One calendar read; if it
+ * fails, the job's own answer still stands and the text says what could not be checked.
+ */
+async function stillWaiting({ api, signal, config }: ToolContext, app: string): Promise<ScheduleRange | { unchecked: string }> {
+  try {
+    return scheduleRange(await api.listSocialPosts(app, { signal }), undefined, undefined);
+  } catch (error) {
+    if (signal.aborted) throw error;
+    return { unchecked: (describeError(error, {}, config.timeoutMs) ?? 'the calendar read failed').split('\n')[0]! };
+  }
+}
+
 const isDone = (job: SchedulingJob) => job.status === 'completed' || job.status === 'failed';
 
-function describeJob(ctx: ToolContext, app: string, jobId: string, job: SchedulingJob, waitedSeconds: number | undefined): ToolResult {
+function describeJob(
+  ctx: ToolContext,
+  app: string,
+  jobId: string,
+  job: SchedulingJob,
+  waitedSeconds: number | undefined,
+  waiting?: ScheduleRange | { unchecked: string },
+): ToolResult {
   const status = sanitize(job.status, 20);
   const phase = job.phase ? sanitize(job.phase, 40) : undefined;
   const counts = job.status === 'completed' && job.result ? countsOf(job.result) : undefined;
@@ -102,12 +126,24 @@ function describeJob(ctx: ToolContext, app: string, jobId: string, job: Scheduli
   if (job.status === 'completed') {
     const problems = counts && counts.failed + counts.needs_reconnect + counts.plan_limited > 0;
     const list = nextCall(ctx.config, 'list_social_posts', { app_id: app });
+    const lines = [`Job ${shownId} completed: ${counts ? countsText(counts) : 'no result counts given'}.`];
+    let next = problems
+      ? `Some posts were not placed: see them with ${list}; once the cause is fixed (plan limit, account to reconnect), start the same range again.`
+      : 'Nothing more is needed.';
+    if (waiting && 'unchecked' in waiting) {
+      lines.push(`Could not check the calendar for approved posts still waiting: ${waiting.unchecked}`);
+      if (!problems) next = `See whether approved posts still wait with ${list}.`;
+    } else if (waiting && waiting.waiting > 0 && waiting.scheduled_from) {
+      lines.push(`Still waiting: ${waiting.waiting} approved post${waiting.waiting === 1 ? '' : 's'} on the calendar not handed over yet, from ${waiting.scheduled_from} until ${waiting.scheduled_until}.`);
+      if (!problems) {
+        const start = nextCall(ctx.config, 'start_scheduling_posts', { app_id: app, scheduled_from: waiting.scheduled_from, scheduled_until: waiting.scheduled_until });
+        next = `If the user wants them published too, call ${start}.`;
+      }
+    } else if (waiting) lines.push('No approved post on the calendar is still waiting.');
     return {
-      structured,
-      text: `Job ${shownId} completed: ${counts ? countsText(counts) : 'no result counts given'}.`,
-      next: problems
-        ? `Some posts were not placed: see them with ${list}; once the cause is fixed (plan limit, account to reconnect), start the same range again.`
-        : 'Nothing more is needed.',
+      structured: { ...structured, ...(waiting && !('unchecked' in waiting) ? { approved_waiting: waiting.waiting } : {}) },
+      text: lines.join('\n'),
+      next,
     };
   }
   const again = nextCall(ctx.config, 'get_scheduling_job', { app_id: app, job_id: jobId, wait_seconds: 60 });

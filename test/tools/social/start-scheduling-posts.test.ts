@@ -63,7 +63,8 @@ describe('start_scheduling_posts', () => {
   it('gives a job that is already completed for a range with nothing to schedule', async () => {
     const started = await h.call('start_scheduling_posts', { app_id: 'app_demo', scheduled_from: '2030-01-01', scheduled_until: '2030-02-01' });
     const job = await h.call('get_scheduling_job', { app_id: 'app_demo', job_id: started.structured?.job_id });
-    expect(job.text).toMatch(/^Job job_\d+ completed: 0 selected\.\nNext: Nothing more is needed\.$/);
+    expect(job.text).toMatch(/^Job job_\d+ completed: 0 selected\.\nStill waiting: 4 approved posts on the calendar not handed over yet, from /);
+    expect(job.structured?.approved_waiting).toBe(4);
   });
 
   it.each([
