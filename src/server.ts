@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import {
   CLIENT_CAPABILITIES_META_KEY,
@@ -19,8 +19,8 @@ import { realClock, withShutdown } from './clock.js';
 import { secretsOf, type Config } from './config.js';
 import { describeError, RefusedError } from './errors.js';
 import { APPROVAL_FORM, formAnswerValidator, type ApprovalChannel, type ApprovalState, type AskApproval } from './gate/approval.js';
-import { createGate } from './gate/gate.js';
-import { checkedCanonical } from './gate/key.js';
+import { createGate, GATED_CREDENTIAL } from './gate/gate.js';
+import { checkedCanonical, gateScope } from './gate/key.js';
 import { createMemoryStore, type GateStore } from './gate/store.js';
 import { INSTRUCTIONS } from './instructions.js';
 import { redactingLog, type Log } from './log.js';
@@ -140,21 +140,30 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
     })));
   const prompts = promptsOf(config, new Set(selected.map(({ tool }) => tool.name)));
 
-  const defaultCaller = callerOf(config, '', deps.api);
+  // Users are told apart by keyed hashes of their credentials: the same on every replica and every
+  // stdio server sharing a store (the state secret), and never a plain hash of a secret.
+  const scopeKey = deps.stateSecret ?? randomBytes(32);
+  const defaultCaller = callerOf(config, gateScope(scopeKey, config[GATED_CREDENTIAL]), { api: deps.api });
   const callers = new Map<string, Caller>();
   function callerFor({ credentials, wording }: CallerOptions): Caller {
-    const scope = createHash('sha256').update(JSON.stringify([credentials.accessToken, credentials.apiKey, credentials.monitoringApiKey])).digest('hex');
-    let caller = callers.get(scope);
-    if (caller) callers.delete(scope); // re-inserted last: insertion order is age order
-    caller ??= callerOf({ ...config, ...credentials }, scope, undefined, wording);
-    callers.set(scope, caller);
+    // The API client needs all three credentials; the gate scope only the one gated tools send.
+    const id = createHmac('sha256', scopeKey).update(JSON.stringify([credentials.accessToken, credentials.apiKey, credentials.monitoringApiKey])).digest('hex');
+    let caller = callers.get(id);
+    if (caller) callers.delete(id); // re-inserted last: insertion order is age order
+    caller ??= callerOf({ ...config, ...credentials }, gateScope(scopeKey, credentials[GATED_CREDENTIAL]), { perRequest: true, ...(wording ? { wording } : {}) });
+    callers.set(id, caller);
     if (callers.size > MAX_CALLERS) callers.delete(callers.keys().next().value as string);
     return caller;
   }
 
-  function callerOf(callerConfig: Config, scope: string, api?: ApiClient, wording?: (text: string) => string): Caller {
+  function callerOf(
+    callerConfig: Config,
+    scope: string,
+    { api, wording, perRequest = false }: { api?: ApiClient | undefined; wording?: (text: string) => string; perRequest?: boolean },
+  ): Caller {
     const redact = redactor(secretsOf(callerConfig));
-    const callerLog = scope ? redactingLog(log, redact) : log;
+    // The configured caller's secrets are already redacted by the server's log; a request's are not.
+    const callerLog = perRequest ? redactingLog(log, redact) : log;
     // The HTTP client loads on the first tool call: importing ky probes fetch, which costs ~20 ms of start-up.
     let client: Promise<ApiClient> | undefined = api && Promise.resolve(api);
     return {

@@ -5,8 +5,9 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 
 /**
- * A real Redis for tests: Debian's redis-server on a free loopback port, with no persistence, that a
- * test can stop, start again on the same port, or freeze (SIGSTOP) to play a Redis that stops answering.
+ * A real Redis for tests: Debian's redis-server on a free loopback port, with no persistence (or an
+ * append-only file, which a restart reads back), that a test can stop, start again on the same port,
+ * or freeze (SIGSTOP) to play a Redis that stops answering.
  */
 
 /** How long a starting redis-server may take to answer PING. */
@@ -43,7 +44,7 @@ export interface RedisServer {
   readonly port: number;
   /** redis://127.0.0.1:<port>/0 */
   readonly url: string;
-  /** Starts it again on the same port (empty: nothing is persisted) and resolves once it answers. */
+  /** Starts it again on the same port (empty unless it persists) and resolves once it answers. */
   start(): Promise<void>;
   /** Stops it and resolves once the process has ended. */
   stop(): Promise<void>;
@@ -62,8 +63,13 @@ export async function freePort(): Promise<number> {
   return address.port;
 }
 
+export interface RedisOptions {
+  /** Persist every write to an append-only file (fsync always), so that a restart keeps the data, as the gate asks of production. */
+  appendOnly?: boolean;
+}
+
 /** Starts a redis-server for the tests. @throws when it is not installed or does not answer within 5 s. */
-export async function startRedis(): Promise<RedisServer> {
+export async function startRedis({ appendOnly = false }: RedisOptions = {}): Promise<RedisServer> {
   if (!REDIS_SERVER) throw new Error(redisSkipReason ?? 'redis-server is not installed');
   const binary = REDIS_SERVER;
   const port = await freePort();
@@ -75,7 +81,8 @@ export async function startRedis(): Promise<RedisServer> {
   async function start(): Promise<void> {
     if (child) throw new Error('redis-server is already running');
     mkdirSync(dir, { recursive: true }); // its working directory: nothing is written there without persistence
-    const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--loglevel', 'warning'];
+    const persistence = appendOnly ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no'];
+    const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence, '--dir', dir, '--loglevel', 'warning'];
     const started = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     started.stdout?.on('data', (chunk: Buffer) => (output += chunk));
@@ -93,6 +100,12 @@ export async function startRedis(): Promise<RedisServer> {
   }
 
   async function stop(): Promise<void> {
+    await halt();
+    rmSync(dir, { recursive: true, force: true });
+  }
+
+  /** Ends the process, keeping its files (an append-only file survives for the next start). */
+  async function halt(): Promise<void> {
     const running = child;
     if (!running) return;
     child = undefined;
@@ -106,15 +119,16 @@ export async function startRedis(): Promise<RedisServer> {
       clearTimeout(timer);
     }
     paused = false;
-    rmSync(dir, { recursive: true, force: true });
   }
 
+  if (appendOnly) process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   await start();
   return {
     port,
     url: `redis://127.0.0.1:${port}/0`,
     start,
-    stop,
+    // A persisting server keeps its files between stop and start; they go when the test process exits.
+    stop: appendOnly ? halt : stop,
     pause() {
       paused = true;
       child?.kill('SIGSTOP');

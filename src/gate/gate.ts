@@ -14,8 +14,8 @@ import type { Log } from '../log.js';
 import { duration } from '../text.js';
 import type { GatedTool, ToolContext, ToolResult, Warning } from '../tools/define.js';
 import { askInline, checkState, judgeAnswer, type ApprovalChannel, type AskApproval } from './approval.js';
-import { callKey, lastWarningSlot } from './key.js';
-import { CONFIRM_WINDOW_MS, HEARTBEAT_MS, type GateStore, type Settlement, type Taken, type UnknownOutcome } from './store.js';
+import { callKey, lastWarningSlot, scopeDigest } from './key.js';
+import { CONFIRM_WINDOW_MS, HEARTBEAT_MS, MAX_PENDING_PER_USER, type GateStore, type Settlement, type Taken, type UnknownOutcome } from './store.js';
 
 /**
  * The two-step confirmation of every gated tool (money, credits, permanent deletes):
@@ -26,8 +26,9 @@ import { CONFIRM_WINDOW_MS, HEARTBEAT_MS, type GateStore, type Settlement, type 
  * - anything but a clean answer or a sure refusal is an unknown outcome, named by the next warning.
  * When the client can show forms, a confirmed call also needs a person's approval: a 2025-era client
  * is shown the form while the call holds its warning; a 2026-07-28 client gets the form back with
- * a signed single-use state, and the warning is taken only when the approved retry arrives (on any
- * replica that shares the store).
+ * a signed single-use state bound to that one pending warning, and the warning is taken only when
+ * the approved retry arrives (on any replica that shares the store). A store that loses records can
+ * only make the gate refuse: nothing acts without consuming its own pending warning.
  */
 
 export interface GateDeps {
@@ -38,7 +39,14 @@ export interface GateDeps {
   newRequestId?: () => string;
 }
 
-/** Who is calling and how their client takes approvals. `scope` keeps users apart (a hash of their credentials). */
+/**
+ * The credential every gated tool sends (api/client.ts: each gated operation's `credential`), and so
+ * the one a caller's gate scope is derived from: a request's other headers do not make another user.
+ * test/gate/scope.test.ts checks that each gated tool's writes carry exactly this credential.
+ */
+export const GATED_CREDENTIAL = 'accessToken' as const;
+
+/** Who is calling and how their client takes approvals. `scope` keeps users apart (gateScope of GATED_CREDENTIAL, key.ts). */
 export interface Caller {
   scope: string;
   approval: ApprovalChannel;
@@ -60,6 +68,7 @@ export function createGate({ store, now, config, log, newRequestId = randomUUID 
   ): Promise<ToolResult | AskApproval> {
     const key = callKey(caller.scope, tool.name, request);
     const slot = lastWarningSlot(caller.scope, tool.name);
+    const user = scopeDigest(caller.scope);
     if (config.requireHumanConfirmation && caller.approval.kind === 'none') {
       const why = caller.approval.sessionless
         ? 'and over HTTP the server cannot send a form to a client on a 2025 protocol version (there is no session). Nothing was sent; use a client on protocol 2026-07-28, or this server over stdio.'
@@ -67,39 +76,50 @@ export function createGate({ store, now, config, log, newRequestId = randomUUID 
       throw new RefusedError(`${tool.name} needs a person's approval in a client form (APPMGMT_REQUIRE_HUMAN_CONFIRMATION=true), ${why}`);
     }
     tool.gate.check?.(request, ctx.config);
-    if (confirm !== true) return warn(tool, request, ctx, key, slot);
+    if (confirm !== true) return warn(tool, request, ctx, key, slot, user);
     if (caller.approval.kind !== 'rounds') return act(tool, request, ctx, key, slot, caller.approval);
     const { retry } = caller.approval;
     if (!retry?.state) return askRound(tool, request, ctx, key, slot);
     const state = checkState(retry.state, key, now(), config.approvalTimeoutMs);
-    if (!(await store.claimOnce(state.nonce, CONFIRM_WINDOW_MS))) {
+    if (!(await store.claimOnce(state.nonce, CONFIRM_WINDOW_MS, user))) {
       throw new RefusedError('This approval was already used: an approval allows one call. Nothing was sent; call again without confirm to start over.');
     }
     judgeAnswer(retry.answer);
-    return act(tool, request, ctx, key, slot, { kind: 'none' });
+    // The take needs the warning this round was asked for, still pending: a store that forgot the
+    // claim (or a newer warning for the same arguments) can only refuse.
+    return act(tool, request, ctx, key, slot, { kind: 'none' }, state.nonce);
   }
 
-  /** The first round of a 2026-07-28 approval: checks there is a warning to act on, and sends the form. */
+  /** The first round of a 2026-07-28 approval: binds the pending warning to this round, and sends the form. */
   async function askRound(tool: GatedTool, request: Record<string, unknown>, ctx: ToolContext, key: string, slot: string): Promise<ToolResult | AskApproval> {
-    const ready = await store.peek(key, slot);
+    const nonce = randomUUID();
+    const ready = await store.bind(key, slot, nonce);
     if (!ready.ok) return notTaken(tool, ready);
     const warning = await tool.gate.warn(request, ctx);
-    return { ask: { message: `${warning.action}. ${warning.cost}`, state: { key, nonce: randomUUID(), at: now() } } };
+    return { ask: { message: `${warning.action}. ${warning.cost}`, state: { key, nonce, at: now() } } };
   }
 
-  async function warn(tool: GatedTool, request: Record<string, unknown>, ctx: ToolContext, key: string, slot: string): Promise<ToolResult> {
+  async function warn(tool: GatedTool, request: Record<string, unknown>, ctx: ToolContext, key: string, slot: string, user: string): Promise<ToolResult> {
     const running = await store.inFlight(key);
     if (running) return inFlightResult(tool, running.since);
     const warning = await tool.gate.warn(request, ctx);
     const earlier = await store.unknownOutcome(key);
     const requestId = tool.gate.requestId ? (earlier?.requestId ?? newRequestId()) : undefined;
-    const recorded = await store.warn(key, slot, { at: now(), ...(requestId ? { requestId } : {}) });
-    if (!recorded.ok) return inFlightResult(tool, recorded.inFlight.since);
+    const recorded = await store.warn(key, slot, { at: now(), ...(requestId ? { requestId } : {}) }, user);
+    if (!recorded.ok) return recorded.why === 'in_flight' ? inFlightResult(tool, recorded.inFlight.since) : fullResult(tool, recorded.records);
     return warningResult(tool, warning, earlier);
   }
 
-  async function act(tool: GatedTool, request: Record<string, unknown>, ctx: ToolContext, key: string, slot: string, approval: ApprovalChannel): Promise<ToolResult> {
-    const taken = await store.take(key, slot);
+  async function act(
+    tool: GatedTool,
+    request: Record<string, unknown>,
+    ctx: ToolContext,
+    key: string,
+    slot: string,
+    approval: ApprovalChannel,
+    round?: string,
+  ): Promise<ToolResult> {
+    const taken = await store.take(key, slot, round);
     if (!taken.ok) return notTaken(tool, taken);
     const requestId = taken.pending.requestId;
     const heartbeat = setInterval(() => void store.touch(key).catch((error: unknown) => log.warn(`gate heartbeat failed: ${String(error)}`)), HEARTBEAT_MS);
@@ -179,7 +199,25 @@ function warningResult(tool: GatedTool, warning: Warning, earlier: UnknownOutcom
 }
 
 function notTaken(tool: GatedTool, taken: Exclude<Taken, { ok: true }>): ToolResult {
-  return taken.why === 'in_flight' ? inFlightResult(tool, taken.inFlight.since) : noWarningResult(tool, taken.otherArguments);
+  if (taken.why === 'in_flight') return inFlightResult(tool, taken.inFlight.since);
+  if (taken.why === 'other_round') return otherRoundResult(tool);
+  return noWarningResult(tool, taken.otherArguments);
+}
+
+function otherRoundResult(tool: GatedTool): ToolResult {
+  return {
+    isError: true,
+    text: 'NOT SENT: this approval was given for an earlier warning or form of these arguments; a newer warning or form replaced it, and an approval acts only on the one it was asked for.',
+    next: `Call ${tool.name} again with confirm: true to get a fresh form for the pending warning, or without confirm for a fresh warning.`,
+  };
+}
+
+function fullResult(tool: GatedTool, records: number): ToolResult {
+  return {
+    isError: true,
+    text: `NOT RECORDED: the confirmation gate's store is full (${records} records, a cap that protects every user's pending warnings), so no warning was recorded and nothing was sent. Each user keeps at most ${MAX_PENDING_PER_USER} pending warnings; records expire within 10 minutes.`,
+    next: `Try ${tool.name} again in a few minutes; if this persists, tell the server's operator.`,
+  };
 }
 
 function inFlightResult(tool: GatedTool, since: number): ToolResult {

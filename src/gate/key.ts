@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { InputError } from '../errors.js';
 
 /** Arguments larger than this are refused before anything is remembered or sent: no tool needs more. */
@@ -42,4 +42,19 @@ export function checkedCanonical(args: unknown): string {
 /** The slot that remembers a scope's latest warning for one tool (to say "the arguments differ"). */
 export function lastWarningSlot(scope: string, tool: string): string {
   return createHash('sha256').update(scope).update('\u0000').update(tool).digest('hex');
+}
+
+/**
+ * A user's gate scope: a keyed hash (HMAC-SHA256) of the one credential the gated tools send, so two
+ * servers sharing a store keep users apart, and the store never holds a plain hash of a secret that
+ * could be checked against a guess. `key` is APPMGMT_STATE_SECRET where there is one (the same on
+ * every replica), else a random key of this process.
+ */
+export function gateScope(key: string | Uint8Array, credential: string | undefined): string {
+  return createHmac('sha256', key).update('gate-scope\u0000').update(credential ?? '').digest('hex');
+}
+
+/** The digest a store keeps per-user records under (caps, claims): a hash of the scope, whatever its form. */
+export function scopeDigest(scope: string): string {
+  return createHash('sha256').update('scope\u0000').update(scope).digest('hex');
 }

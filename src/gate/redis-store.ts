@@ -1,16 +1,34 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { ConfigError, StateStoreUnavailableError } from '../errors.js';
+import { ConfigError, RefusedError, StateStoreUnavailableError } from '../errors.js';
 import { type Log, silentLog } from '../log.js';
 import { duration, type Redact, redactor } from '../text.js';
-import { evalScript, SETTLE, TAKE, WARN } from './redis-scripts.js';
-import { CONFIRM_WINDOW_MS, IN_FLIGHT_TTL_MS, type GateStore, type InFlight, type Pending, type Taken, type UnknownOutcome } from './store.js';
+import { evalScript, SETTLE, SYNC_EPOCH, TAKE, WARN } from './redis-scripts.js';
+import {
+  CONFIRM_WINDOW_MS,
+  IN_FLIGHT_TTL_MS,
+  MAX_PENDING_PER_USER,
+  type GateStore,
+  type InFlight,
+  type Pending,
+  type StoreHealth,
+  type Taken,
+  type UnknownOutcome,
+  type Warned,
+} from './store.js';
 
 /**
  * The gate's state in Redis (APPMGMT_STATE_URL), shared by every replica. Each record is one key with
  * a TTL no longer than the confirmation window; each decision (warn, take, claim) is one atomic step.
  * It fails closed: when Redis is away or slow, every method rejects within `commandTimeoutMs` with a
  * StateStoreUnavailableError, and nothing is queued to run later.
+ *
+ * It relies on Redis keeping what it was told (maxmemory-policy noeviction, persistence), and checks:
+ * an epoch key written once per store tells when Redis lost its memory (a restart without
+ * persistence, a flush, an evicted key), and then every gated decision is refused for a grace period
+ * as long as an earlier call may still run or its unknown outcome would have been remembered. Apart
+ * from that, a lost key can only refuse: a confirm or an approval acts only by consuming its own
+ * pending warning in one step.
  *
  * Client: ioredis 6.0.0, because failing closed is configuration there (no offline queue, no replay
  * of unanswered commands, a per-command timeout, reconnect backoff) and it needs no connect step.
@@ -27,8 +45,51 @@ const RECONNECT_MAX_MS = 2_000;
 const CONNECT_TIMEOUT_MS = 5_000;
 /** What the gate passes as keys and slots (gate/key.ts): no argument or credential can reach Redis. */
 const SHA256_HEX = /^[0-9a-f]{64}$/;
+/** The store's epoch: written once, kept without a TTL; its loss or change is how amnesia shows. */
+export const EPOCH_KEY = `${KEY_PREFIX}epoch`;
+/**
+ * New warnings are refused once the database holds this many keys (each gate record is under 1 KB,
+ * so ~100 MB at most), rather than letting Redis evict or refuse writes at random.
+ */
+export const MAX_STORE_KEYS = 100_000;
+/** The longest amnesia grace, whatever the configured timeouts: beyond it a refusal helps nobody. */
+export const MAX_AMNESIA_GRACE_MS = 30 * 60_000;
 
-type Kind = 'pending' | 'latest' | 'running' | 'unknown' | 'claimed';
+type Kind = 'pending' | 'latest' | 'running' | 'unknown' | 'claimed' | 'round' | 'warnings';
+
+/**
+ * How long gated calls are refused after the store lost its memory: as long as a call taken before
+ * could still be running (an approval form, then the longest request), and at least the window in
+ * which an unknown outcome or a warning would have been remembered; at most MAX_AMNESIA_GRACE_MS.
+ */
+export function amnesiaGraceMs(config: { timeoutMs: number; resolveTimeoutMs: number; approvalTimeoutMs: number }): number {
+  const longestCall = config.approvalTimeoutMs + Math.max(config.timeoutMs, config.resolveTimeoutMs);
+  return Math.min(MAX_AMNESIA_GRACE_MS, Math.max(CONFIRM_WINDOW_MS, IN_FLIGHT_TTL_MS, longestCall));
+}
+
+/** Gated calls refused because the store lost its memory: says why and when to retry. */
+export class StateStoreAmnesiaError extends RefusedError {
+  override name = 'StateStoreAmnesiaError';
+  constructor(readonly lostAt: number, readonly until: number) {
+    super(`${amnesiaSentence(lostAt, until)} Nothing was sent; retry after ${iso(until)}.`);
+  }
+}
+
+/** What happened and until when gated calls are refused, for results, logs and /readyz. */
+function amnesiaSentence(lostAt: number, until: number): string {
+  return (
+    `The confirmation gate's state store lost its memory (noticed at ${iso(lostAt)}: Redis restarted without persistence, or its keys were evicted or deleted). ` +
+    `So that no earlier call can run twice, calls that need confirmation are refused until ${iso(until)}; read tools still work.`
+  );
+}
+
+/** What CONFIG GET maxmemory-policy found: the policy, or why it could not be read (managed Redis often disables CONFIG). */
+export type EvictionPolicy = { policy: string } | { unknown: string };
+
+export type RedisGateStore = GateStore & {
+  /** @throws StateStoreUnavailableError when Redis does not answer. */
+  evictionPolicy(): Promise<EvictionPolicy>;
+};
 
 export interface RedisStoreOptions {
   /** redis://[user:password@]host:port/db, or rediss:// for TLS. */
@@ -39,6 +100,11 @@ export interface RedisStoreOptions {
   ttlMs?: number;
   commandTimeoutMs?: number;
   log?: Log;
+  /** How long gated decisions are refused after the store lost its memory (amnesiaGraceMs). */
+  graceMs?: number;
+  /** Per-user cap on pending warnings, and the cap on the database's keys. */
+  maxPendingPerUser?: number;
+  maxKeys?: number;
 }
 
 /**
@@ -46,7 +112,16 @@ export interface RedisStoreOptions {
  * Every method rejects with StateStoreUnavailableError when Redis does not answer in time.
  * @throws ConfigError when `url` is not a redis:// or rediss:// URL; RangeError when `ttlMs` is outside (0, CONFIRM_WINDOW_MS].
  */
-export function createRedisStore({ url, now = Date.now, ttlMs = CONFIRM_WINDOW_MS, commandTimeoutMs = COMMAND_TIMEOUT_MS, log = silentLog }: RedisStoreOptions): GateStore {
+export function createRedisStore({
+  url,
+  now = Date.now,
+  ttlMs = CONFIRM_WINDOW_MS,
+  commandTimeoutMs = COMMAND_TIMEOUT_MS,
+  log = silentLog,
+  graceMs = MAX_AMNESIA_GRACE_MS,
+  maxPendingPerUser = MAX_PENDING_PER_USER,
+  maxKeys = MAX_STORE_KEYS,
+}: RedisStoreOptions): RedisGateStore {
   if (!(ttlMs > 0 && ttlMs <= CONFIRM_WINDOW_MS)) throw new RangeError(`ttlMs must be in (0, ${CONFIRM_WINDOW_MS}], not ${ttlMs}`);
   const { label, redact } = describeUrl(url);
   const redis = new Redis(url, {
@@ -83,28 +158,95 @@ export function createRedisStore({ url, now = Date.now, ttlMs = CONFIRM_WINDOW_M
     }
   }
 
-  const get = <T>(kind: Kind, key: string) => run(async () => parse<T>(await redis.get(name(kind, key))));
+  /** A plain read; during an amnesia grace it refuses at once, so a warning stops before it reads upstream. */
+  const get = async <T>(kind: Kind, key: string) => {
+    refuseWhileForgetful();
+    return run(async () => parse<T>(await redis.get(name(kind, key))));
+  };
 
-  /** `take`, or with 'peek' what it would answer now, changing nothing. */
-  async function takeOrPeek(key: string, slot: string, mode: 'take' | 'peek'): Promise<Taken> {
-    const keys = [name('running', key), name('pending', key), name('latest', slot)];
-    const args = [JSON.stringify({ since: now() } satisfies InFlight), key, Math.min(IN_FLIGHT_TTL_MS, ttlMs), `${KEY_PREFIX}pending:`, mode];
-    const [outcome, value] = await run(async () => reply(await evalScript(redis, TAKE, keys, args)));
+  /** The epoch this store saw, and until when it refuses gated decisions after seeing it change. */
+  let epoch: string | undefined;
+  let amnesia: { lostAt: number; until: number } | undefined;
+  const freshEpoch = () => randomBytes(32).toString('hex');
+
+  /** Records that the store lost its memory; the epoch now in force is the one to expect from here on. */
+  function forgot(current: string): StateStoreAmnesiaError {
+    // Concurrent calls may all see the same loss: the first one starts the grace.
+    if (current === epoch && amnesia && now() < amnesia.until) return new StateStoreAmnesiaError(amnesia.lostAt, amnesia.until);
+    const lostAt = now();
+    amnesia = { lostAt, until: lostAt + graceMs };
+    if (epoch !== undefined) {
+      log.warn(
+        `gate state store ${label} lost its memory (its epoch key changed or vanished); gated calls are refused until ${iso(amnesia.until)}. Set maxmemory-policy noeviction and persistence (AOF or RDB) on Redis.`,
+      );
+    }
+    epoch = current;
+    return new StateStoreAmnesiaError(amnesia.lostAt, amnesia.until);
+  }
+
+  /** @throws StateStoreAmnesiaError while the grace after an amnesia lasts. */
+  function refuseWhileForgetful(): void {
+    if (amnesia && now() < amnesia.until) throw new StateStoreAmnesiaError(amnesia.lostAt, amnesia.until);
+  }
+
+  /** Reads the epoch in force (writing one where there is none); a change from the one seen is amnesia. */
+  async function syncEpoch(): Promise<string> {
+    const current = await run(async () => String(await evalScript(redis, SYNC_EPOCH, [EPOCH_KEY], [freshEpoch()])));
+    if (epoch === undefined) epoch = current;
+    else if (current !== epoch) forgot(current);
+    return current;
+  }
+
+  /** Runs a decision script behind the epoch check. @throws StateStoreAmnesiaError when the store lost its memory. */
+  async function decide(lua: typeof WARN, keys: string[], args: Array<string | number>): Promise<[string, string | undefined]> {
+    refuseWhileForgetful();
+    const seen = epoch ?? (await syncEpoch());
+    refuseWhileForgetful();
+    const answer = await run(async () => reply(await evalScript(redis, lua, [EPOCH_KEY, ...keys], [seen, freshEpoch(), ...args])));
+    if (answer[0] === 'amnesia') throw forgot(answer[1] ?? '');
+    return answer;
+  }
+
+  /** `take`, or with 'bind' what it would answer now, binding the pending warning to `round`. */
+  async function takeOrBind(key: string, slot: string, mode: 'take' | 'bind', round: string | undefined): Promise<Taken> {
+    const keys = [name('running', key), name('pending', key), name('latest', slot), name('round', key)];
+    const digest = round === undefined ? '' : createHash('sha256').update(round).digest('hex');
+    const args = [JSON.stringify({ since: now() } satisfies InFlight), key, Math.min(IN_FLIGHT_TTL_MS, ttlMs), KEY_PREFIX, mode, digest];
+    const [outcome, value] = await decide(TAKE, keys, args);
     if (outcome === 'in_flight') return { ok: false, why: 'in_flight', inFlight: parse<InFlight>(value)! };
     if (outcome === 'taken') return { ok: true, pending: parse<Pending>(value)! };
+    if (outcome === 'other_round') return { ok: false, why: 'other_round' };
     return { ok: false, why: 'no_warning', otherArguments: value === 'other_arguments' };
   }
+
+  async function evictionPolicy(): Promise<EvictionPolicy> {
+    return run(async () => {
+      try {
+        const answer = (await redis.config('GET', 'maxmemory-policy')) as unknown;
+        const policy = Array.isArray(answer) ? answer[1] : undefined;
+        return typeof policy === 'string' ? { policy } : { unknown: 'Redis gave no maxmemory-policy' };
+      } catch (error) {
+        if (error instanceof Error && error.name === 'ReplyError') return { unknown: `Redis refused CONFIG GET (${redact(summary(error)).slice(0, 200)})` };
+        throw error;
+      }
+    });
+  }
+
+  // After every (re)connect: a restarted Redis without persistence shows at once, not at the next decision.
+  redis.on('ready', () => void syncEpoch().catch((error: unknown) => log.debug(`gate state store ${label}: epoch check failed: ${summary(error)}`)));
 
   return {
     inFlight: (key) => get<InFlight>('running', key),
     unknownOutcome: (key) => get<UnknownOutcome>('unknown', key),
-    async warn(key, slot, pending) {
-      const keys = [name('running', key), name('pending', key), name('latest', slot)];
-      const [outcome, running] = await run(async () => reply(await evalScript(redis, WARN, keys, [JSON.stringify(pending), key, ttlMs])));
-      return outcome === 'in_flight' ? { ok: false, inFlight: parse<InFlight>(running)! } : { ok: true };
+    async warn(key, slot, pending, scope): Promise<Warned> {
+      const keys = [name('running', key), name('pending', key), name('latest', slot), name('round', key), name('warnings', scope)];
+      const [outcome, running] = await decide(WARN, keys, [JSON.stringify(pending), key, ttlMs, maxPendingPerUser, maxKeys, KEY_PREFIX]);
+      if (outcome === 'in_flight') return { ok: false, why: 'in_flight', inFlight: parse<InFlight>(running)! };
+      if (outcome === 'full') return { ok: false, why: 'full', records: maxKeys };
+      return { ok: true };
     },
-    take: (key, slot) => takeOrPeek(key, slot, 'take'),
-    peek: (key, slot) => takeOrPeek(key, slot, 'peek'),
+    take: (key, slot, round) => takeOrBind(key, slot, 'take', round),
+    bind: (key, slot, round) => takeOrBind(key, slot, 'bind', round),
     async touch(key) {
       await run(() => redis.pexpire(name('running', key), Math.min(IN_FLIGHT_TTL_MS, ttlMs))); // PEXPIRE does nothing to a missing key
     },
@@ -112,13 +254,28 @@ export function createRedisStore({ url, now = Date.now, ttlMs = CONFIRM_WINDOW_M
       const record = settlement.kind === 'unknown' ? JSON.stringify(settlement.record) : '';
       await run(() => evalScript(redis, SETTLE, [name('running', key), name('unknown', key)], [settlement.kind, record, ttlMs]));
     },
+    // No per-user partition is needed here: with noeviction, one user's claims never push out another's.
     async claimOnce(token, claimTtlMs) {
+      refuseWhileForgetful(); // no decision of any kind during the grace
       const key = name('claimed', createHash('sha256').update(token).digest('hex'));
       const ttl = Math.max(1, Math.min(claimTtlMs, ttlMs));
       return (await run(() => redis.set(key, '1', 'PX', ttl, 'NX'))) === 'OK';
     },
     async ping() {
       await run(() => redis.ping());
+    },
+    evictionPolicy,
+    async health(): Promise<StoreHealth> {
+      await run(() => redis.ping());
+      const problems: string[] = [];
+      const found = await evictionPolicy();
+      if ('policy' in found && found.policy !== 'noeviction') problems.push(evictionProblem(found.policy));
+      await syncEpoch();
+      if (amnesia && now() < amnesia.until) {
+        problems.push(amnesiaSentence(amnesia.lostAt, amnesia.until));
+        return { problems, refusingUntil: amnesia.until };
+      }
+      return { problems };
     },
     async close() {
       connection.closing();
@@ -183,6 +340,13 @@ function nextOpen(redis: Redis): Promise<void> {
     redis.once('ready', ready).once('close', closed);
   });
 }
+
+/** Why an eviction policy other than noeviction weakens the gate, for logs and /readyz. */
+export function evictionProblem(policy: string): string {
+  return `Redis maxmemory-policy is ${policy}, not noeviction: under memory pressure Redis may drop the gate's records (an in-flight marker, an unknown outcome), and the gate can then only refuse for a while after noticing.`;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
 
 /** The record's key. @throws TypeError when `hash` is not a SHA-256 hex digest. */
 function name(kind: Kind, hash: string): string {

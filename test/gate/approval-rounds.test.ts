@@ -95,6 +95,20 @@ describe('approval in rounds (protocol 2026-07-28)', () => {
     expect(t.sent).toHaveLength(1);
   });
 
+  it('binds an approval to its warning: a newer warning for the same arguments does not revive it', async () => {
+    const t = setup();
+    await t.warn(5);
+    const state = await t.ask(5);
+    await t.warn(5); // replaces the warning the form was asked for
+    const stale = result(await t.confirm(5, 'alice', { state, answer: APPROVE }));
+    expect(stale.isError).toBe(true);
+    expect(stale.text).toMatch(/^NOT SENT: this approval was given for an earlier warning or form of these arguments/);
+    expect(t.sent).toHaveLength(0);
+    // A fresh round for the pending warning still works.
+    result(await t.confirm(5, 'alice', { state: await t.ask(5), answer: APPROVE }));
+    expect(t.sent).toEqual([{ amount: 5 }]);
+  });
+
   it('sends exactly one request for ten approved retries of one warning', async () => {
     const t = setup();
     await t.warn(5);

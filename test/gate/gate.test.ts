@@ -13,7 +13,7 @@ import {
 } from '../../src/errors.js';
 import type { AskApproval } from '../../src/gate/approval.js';
 import { createGate } from '../../src/gate/gate.js';
-import { callKey, canonical, MAX_ARGUMENT_BYTES } from '../../src/gate/key.js';
+import { callKey, canonical, MAX_ARGUMENT_BYTES, scopeDigest } from '../../src/gate/key.js';
 import { CONFIRM_WINDOW_MS, createMemoryStore } from '../../src/gate/store.js';
 import { silentLog } from '../../src/log.js';
 import { defineTool, type GatedTool, type ToolContext } from '../../src/tools/define.js';
@@ -155,7 +155,7 @@ describe('the confirmation gate', () => {
     const note = 'x'.repeat(MAX_ARGUMENT_BYTES);
     await expect(gate.call(tool, { amount: 5, note }, undefined, ctx)).rejects.toThrow(InputError);
     await expect(gate.call(tool, { amount: 5, note }, undefined, ctx)).rejects.toThrow(/arguments: are 65 KiB of JSON; at most 64 KiB/);
-    expect(store.sizes()).toEqual({ pending: 0, latest: 0, running: 0, unknown: 0, claimed: 0 });
+    expect(store.sizes()).toEqual({ pending: 0, latest: 0, running: 0, unknown: 0, claimed: 0, total: 0 });
   });
 
   it('forgets a warning after the confirmation window', async () => {
@@ -243,24 +243,43 @@ describe('the confirmation gate', () => {
   });
 });
 
+describe('the gate with a full store', () => {
+  it('refuses a new warning with a sentence saying the store is full, and sends nothing', async () => {
+    const { ctx } = setup();
+    const store = createMemoryStore({ now: () => 0, maxRecords: 3 });
+    const gate = createGate({ store, now: () => 0, config: { requireHumanConfirmation: false, approvalTimeoutMs: 1000 }, log: silentLog });
+    const { tool, sent } = fakeTool();
+    expect(settled(await gate.call(tool, { amount: 1 }, undefined, ctx)).structured).toMatchObject({ confirmation_needed: true });
+    const refused = settled(await gate.call(tool, { amount: 2 }, undefined, ctx));
+    expect(refused.isError).toBe(true);
+    expect(refused.text).toMatch(/^NOT RECORDED: the confirmation gate's store is full \(3 records.*no warning was recorded and nothing was sent/);
+    expect(settled(await gate.call(tool, { amount: 2 }, true, ctx)).text).toMatch(/^NOT SENT: confirm: true needs a pending warning/);
+    expect(settled(await gate.call(tool, { amount: 1 }, true, ctx)).isError).toBeFalsy();
+    expect(sent).toEqual([{ amount: 1 }]);
+  });
+});
+
 describe('the in-process gate store', () => {
-  it('drops the oldest records beyond its cap and expires them after the window', async () => {
+  it('refuses new warnings beyond its cap instead of dropping older records, and expires them after the window', async () => {
     let now = 0;
-    const store = createMemoryStore({ now: () => now, maxRecords: 3 });
-    for (const key of ['a', 'b', 'c', 'd']) await store.warn(key, 'slot', { at: now });
-    expect(store.sizes().pending).toBe(3);
-    expect(await store.take('a', 'slot')).toMatchObject({ ok: false, why: 'no_warning' });
-    expect(await store.take('d', 'slot')).toMatchObject({ ok: true });
-    await store.settle('d', { kind: 'unknown', record: { at: now, what: 'x' } });
+    const store = createMemoryStore({ now: () => now, maxRecords: 9 });
+    const user = scopeDigest('alice');
+    for (const key of ['a', 'b', 'c']) expect(await store.warn(key, `slot-${key}`, { at: now }, user)).toEqual({ ok: true });
+    expect(await store.warn('d', 'slot-d', { at: now }, user)).toEqual({ ok: false, why: 'full', records: 9 });
+    expect(await store.take('a', 'slot-a')).toMatchObject({ ok: true });
+    expect(await store.take('d', 'slot-d')).toMatchObject({ ok: false, why: 'no_warning' });
+    await store.settle('a', { kind: 'unknown', record: { at: now, what: 'x' } });
     now += CONFIRM_WINDOW_MS + 1;
-    expect(await store.unknownOutcome('d')).toBeUndefined();
-    expect(await store.take('b', 'slot')).toMatchObject({ ok: false, why: 'no_warning' });
+    expect(await store.unknownOutcome('a')).toBeUndefined();
+    expect(await store.take('b', 'slot-b')).toMatchObject({ ok: false, why: 'no_warning' });
+    // Once the old records expired, there is room again.
+    expect(await store.warn('d', 'slot-d', { at: now }, user)).toEqual({ ok: true });
   });
 
   it('keeps a running call marked while it is touched, even past the window', async () => {
     let now = 0;
     const store = createMemoryStore({ now: () => now });
-    await store.warn('k', 'slot', { at: now });
+    await store.warn('k', 'slot', { at: now }, scopeDigest(''));
     await store.take('k', 'slot');
     for (let i = 0; i < 15; i++) {
       now += 60_000;

@@ -1,8 +1,8 @@
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError, StateStoreUnavailableError } from '../../src/errors.js';
-import { callKey, lastWarningSlot } from '../../src/gate/key.js';
-import { createRedisStore, KEY_PREFIX, type RedisStoreOptions } from '../../src/gate/redis-store.js';
+import { callKey, lastWarningSlot, scopeDigest } from '../../src/gate/key.js';
+import { createRedisStore, EPOCH_KEY, KEY_PREFIX, StateStoreAmnesiaError, type RedisStoreOptions } from '../../src/gate/redis-store.js';
 import { CONFIRM_WINDOW_MS, IN_FLIGHT_TTL_MS, type GateStore } from '../../src/gate/store.js';
 import type { Log } from '../../src/log.js';
 import { freePort, type RedisServer, redisSkipReason, startRedis } from '../redis.js';
@@ -26,7 +26,8 @@ const SCHEDULING_SLACK_MS = 200;
 const TOOL = 'spend_money';
 const call = (amount: number) => callKey('', TOOL, { amount });
 const SLOT = lastWarningSlot('', TOOL);
-const KEY_SHAPE = new RegExp(`^${KEY_PREFIX}(pending|latest|running|unknown|claimed):[0-9a-f]{64}$`);
+const USER = scopeDigest('');
+const KEY_SHAPE = new RegExp(`^${KEY_PREFIX}((pending|latest|running|unknown|claimed|round|warnings):[0-9a-f]{64}|epoch)$`);
 
 /** A log that keeps its lines. */
 function recordingLog(): Log & { lines: string[] } {
@@ -53,12 +54,12 @@ function callEveryMethod(store: GateStore) {
   const methods: Record<string, () => Promise<unknown>> = {
     inFlight: () => store.inFlight(call(1)),
     unknownOutcome: () => store.unknownOutcome(call(1)),
-    warn: () => store.warn(call(1), SLOT, { at: 0 }),
+    warn: () => store.warn(call(1), SLOT, { at: 0 }, USER),
     take: () => store.take(call(1), SLOT),
-    peek: () => store.peek(call(1), SLOT),
+    bind: () => store.bind(call(1), SLOT, 'round'),
     touch: () => store.touch(call(1)),
     settle: () => store.settle(call(1), { kind: 'clean' }),
-    claimOnce: () => store.claimOnce('nonce', 1_000),
+    claimOnce: () => store.claimOnce('nonce', 1_000, USER),
     ping: () => store.ping(),
   };
   return Promise.all(
@@ -85,7 +86,13 @@ describe.skipIf(redisSkipReason !== undefined)('the Redis gate store', () => {
   /** Every gate key with its PTTL and value. */
   async function records() {
     const keys = await admin.keys('*');
-    return Promise.all(keys.map(async (key) => ({ key, pttl: await admin.pttl(key), value: (await admin.get(key)) ?? '' })));
+    return Promise.all(
+      keys.map(async (key) => {
+        // A user's warnings are a sorted set of call hashes; every other record is a string.
+        const value = (await admin.type(key)) === 'zset' ? (await admin.zrange(key, '0', '-1')).join(',') : ((await admin.get(key)) ?? '');
+        return { key, pttl: await admin.pttl(key), value };
+      }),
+    );
   }
 
   beforeAll(async () => {
@@ -106,8 +113,10 @@ describe.skipIf(redisSkipReason !== undefined)('the Redis gate store', () => {
 
   describeGateStore('Redis', async () => {
     let now = 1_000_000;
+    const maxRecords = 1_000;
     return {
-      store: open({ now: () => now }),
+      store: open({ now: () => now, maxKeys: maxRecords }),
+      maxRecords,
       now: () => now,
       elapse: async (ms) => {
         now += ms;
@@ -121,7 +130,7 @@ describe.skipIf(redisSkipReason !== undefined)('the Redis gate store', () => {
     await Promise.all(replicas.map((store) => store.ping())); // four connections, all open
     expect(String(await admin.client('LIST')).match(/name=app-management-mcp/g)).toHaveLength(4);
     for (let round = 1; round <= 5; round++) {
-      await replicas[round % 4]!.warn(call(round), SLOT, { at: round });
+      await replicas[round % 4]!.warn(call(round), SLOT, { at: round }, USER);
       const taken = await Promise.all(Array.from({ length: 20 }, (_, i) => replicas[i % 4]!.take(call(round), SLOT)));
       expect(taken.filter((outcome) => outcome.ok)).toEqual([{ ok: true, pending: { at: round } }]);
       expect(taken.filter((outcome) => !outcome.ok && outcome.why === 'in_flight')).toHaveLength(19);
@@ -130,17 +139,21 @@ describe.skipIf(redisSkipReason !== undefined)('the Redis gate store', () => {
 
   it('keeps every record under a TTL no longer than the confirmation window, in-flight markers under a shorter one', async () => {
     const store = open();
-    await store.warn(call(1), SLOT, { at: 0 }); // pending + latest
-    await store.warn(call(2), SLOT, { at: 0 });
+    await store.warn(call(1), SLOT, { at: 0 }, USER); // pending + latest
+    await store.warn(call(2), SLOT, { at: 0 }, USER);
     await store.take(call(2), SLOT); // running
     await store.touch(call(2));
-    await store.warn(call(3), SLOT, { at: 0 });
+    await store.warn(call(3), SLOT, { at: 0 }, USER);
     await store.take(call(3), SLOT);
     await store.settle(call(3), { kind: 'unknown', record: { at: 0, what: 'x' } }); // unknown
-    await store.claimOnce('nonce', 2 * CONFIRM_WINDOW_MS); // claimed, asked for longer than allowed
+    await store.claimOnce('nonce', 2 * CONFIRM_WINDOW_MS, USER); // claimed, asked for longer than allowed
     const found = await records();
-    expect(new Set(found.map(({ key }) => key.split(':')[2]))).toEqual(new Set(['pending', 'latest', 'running', 'unknown', 'claimed']));
+    expect(new Set(found.map(({ key }) => key.split(':')[2]))).toEqual(new Set(['pending', 'latest', 'running', 'unknown', 'claimed', 'warnings', 'epoch']));
     for (const { key, pttl } of found) {
+      if (key === EPOCH_KEY) {
+        expect(pttl, 'the epoch is kept for good: its loss is how amnesia shows').toBe(-1);
+        continue;
+      }
       const ttl = key.includes(':running:') ? IN_FLIGHT_TTL_MS : CONFIRM_WINDOW_MS;
       expect(key).toMatch(KEY_SHAPE);
       expect(pttl, key).toBeGreaterThan(ttl - 5_000);
@@ -150,11 +163,11 @@ describe.skipIf(redisSkipReason !== undefined)('the Redis gate store', () => {
 
   it('lets records expire in real time', async () => {
     const store = open({ ttlMs: 100 });
-    await store.warn(call(1), SLOT, { at: 0 });
+    await store.warn(call(1), SLOT, { at: 0 }, USER);
     for (const { pttl } of await records()) expect(pttl).toBeLessThanOrEqual(100);
     await new Promise((resolve) => setTimeout(resolve, 150));
     expect(await store.take(call(1), SLOT)).toEqual({ ok: false, why: 'no_warning', otherArguments: false });
-    expect(await admin.dbsize()).toBe(0);
+    expect(await admin.keys('*')).toEqual([EPOCH_KEY]);
   });
 
   it("writes only hashes: nothing in Redis contains the caller's credential or arguments", async () => {
@@ -163,11 +176,11 @@ describe.skipIf(redisSkipReason !== undefined)('the Redis gate store', () => {
     const key = callKey(scope, TOOL, args);
     const slot = lastWarningSlot(scope, TOOL);
     const store = open();
-    await store.warn(key, slot, { at: 0, requestId: '6f1c1f9e-3c3a-4d4e-9a57-0a8f0d2b7c11' });
+    await store.warn(key, slot, { at: 0, requestId: '6f1c1f9e-3c3a-4d4e-9a57-0a8f0d2b7c11' }, USER);
     await store.take(callKey(scope, TOOL, { amount: 6 }), slot);
     await store.take(key, slot);
     await store.settle(key, { kind: 'unknown', record: { at: 0, what: 'the service answered 500' } });
-    await store.claimOnce(`${scope}:approval-nonce`, CONFIRM_WINDOW_MS);
+    await store.claimOnce(`${scope}:approval-nonce`, CONFIRM_WINDOW_MS, USER);
     const dump = JSON.stringify(await records());
     for (const secret of ['Cr3dent1al', 'ghp_', '4111', 'card', 'approval-nonce', 'amount']) expect(dump).not.toContain(secret);
     for (const { key: name, value } of await records()) {
@@ -175,21 +188,22 @@ describe.skipIf(redisSkipReason !== undefined)('the Redis gate store', () => {
       expect(value).toMatch(/^(\{.*\}|[0-9a-f]{64}|1)$/);
     }
     // A key that is not a hash never reaches Redis.
-    await expect(store.warn('spend_money {"amount":5}', slot, { at: 0 })).rejects.toThrow(/SHA-256 hex digests/);
+    await expect(store.warn('spend_money {"amount":5}', slot, { at: 0 }, USER)).rejects.toThrow(/SHA-256 hex digests/);
     await expect(store.take(key, scope)).rejects.toThrow(TypeError);
   });
 
   it('runs its scripts again after Redis forgot them (NOSCRIPT)', async () => {
     const store = open();
-    await store.warn(call(1), SLOT, { at: 0 });
+    await store.warn(call(1), SLOT, { at: 0 }, USER);
     await admin.script('FLUSH');
     expect(await store.take(call(1), SLOT)).toMatchObject({ ok: true });
   });
 
-  it('fails closed within the command timeout while Redis is stopped, and works again once it is back', async () => {
+  it('fails closed within the command timeout while Redis is stopped, and refuses for the grace once it is back empty', async () => {
     const log = recordingLog();
-    const store = open({ commandTimeoutMs: 300, log });
-    await store.warn(call(9), SLOT, { at: 0 });
+    let now = 1_000_000;
+    const store = open({ commandTimeoutMs: 300, log, now: () => now, graceMs: 60_000 });
+    await store.warn(call(9), SLOT, { at: 0 }, USER);
     await server.stop();
     try {
       for (const { method, outcome, ms } of await callEveryMethod(store)) {
@@ -201,11 +215,17 @@ describe.skipIf(redisSkipReason !== undefined)('the Redis gate store', () => {
       await server.start();
     }
     await eventually(() => store.ping());
-    // The restarted Redis kept nothing (no persistence): the old warning is gone, so nothing can act on it.
+    // The restarted Redis kept nothing (no persistence): the store notices, and refuses every decision for the grace.
+    await expect(store.take(call(9), SLOT)).rejects.toThrow(StateStoreAmnesiaError);
+    await expect(store.warn(call(9), SLOT, { at: 0 }, USER)).rejects.toThrow(/lost its memory .*refused until 1970-01-01T00:17:40\.000Z.*Nothing was sent; retry after/);
+    now += 60_000;
+    // After the grace: the old warning is gone, so nothing can act on it; a new one works.
     expect(await store.take(call(9), SLOT)).toMatchObject({ ok: false, why: 'no_warning' });
-    expect(await store.warn(call(9), SLOT, { at: 0 })).toEqual({ ok: true });
+    expect(await store.warn(call(9), SLOT, { at: 0 }, USER)).toEqual({ ok: true });
     expect(await store.take(call(9), SLOT)).toMatchObject({ ok: true });
-    expect(log.lines.filter((line) => line.startsWith('warn:'))).toEqual([expect.stringMatching(new RegExp(`^warn: gate state store redis://127\\.0\\.0\\.1:${server.port}/0 is unreachable \\(`))]);
+    const warnings = log.lines.filter((line) => line.startsWith('warn:'));
+    expect(warnings[0]).toMatch(new RegExp(`^warn: gate state store redis://127\\.0\\.0\\.1:${server.port}/0 is unreachable \\(`));
+    expect(warnings.slice(1)).toEqual([expect.stringMatching(/lost its memory .*noeviction and persistence/)]);
     expect(log.lines).toContain(`info: gate state store redis://127.0.0.1:${server.port}/0 answers again`);
   });
 
@@ -223,7 +243,7 @@ describe.skipIf(redisSkipReason !== undefined)('the Redis gate store', () => {
       server.resume();
     }
     await eventually(() => store.ping());
-    expect(await store.warn(call(2), SLOT, { at: 0 })).toEqual({ ok: true });
+    expect(await store.warn(call(2), SLOT, { at: 0 }, USER)).toEqual({ ok: true });
     expect(await store.take(call(2), SLOT)).toMatchObject({ ok: true });
   });
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { callKey, lastWarningSlot } from '../../src/gate/key.js';
-import { CONFIRM_WINDOW_MS, IN_FLIGHT_TTL_MS, type GateStore, type UnknownOutcome } from '../../src/gate/store.js';
+import { callKey, lastWarningSlot, scopeDigest } from '../../src/gate/key.js';
+import { CONFIRM_WINDOW_MS, IN_FLIGHT_TTL_MS, MAX_PENDING_PER_USER, type GateStore, type UnknownOutcome } from '../../src/gate/store.js';
 
 /**
  * What every GateStore promises the gate, run against each store: the in-process one and Redis.
@@ -9,6 +9,8 @@ import { CONFIRM_WINDOW_MS, IN_FLIGHT_TTL_MS, type GateStore, type UnknownOutcom
 
 export interface StoreUnderTest {
   store: GateStore;
+  /** The cap on the store's records (or keys) that refuses new warnings. */
+  maxRecords: number;
   /** The store's clock (it stamps `since` of in-flight markers). */
   now(): number;
   /** Lets `ms` pass as the store sees it: its clock moves on, and every record has `ms` less to live. */
@@ -20,6 +22,12 @@ const TOOL = 'spend_money';
 const call = (amount: number) => callKey('', TOOL, { amount });
 const SLOT = lastWarningSlot('', TOOL);
 const OTHER_TOOL_SLOT = lastWarningSlot('', 'other_tool');
+/** Users as stores see them: digests of their gate scopes. */
+const ALICE = scopeDigest('alice');
+const BOB = scopeDigest('bob');
+/** Bob's calls: his own keys and slot. */
+const bobsCall = (amount: number) => callKey('bob', TOOL, { amount });
+const BOB_SLOT = lastWarningSlot('bob', TOOL);
 
 export function describeGateStore(name: string, make: () => Promise<StoreUnderTest>): void {
   describe(`the GateStore contract: ${name}`, () => {
@@ -34,13 +42,13 @@ export function describeGateStore(name: string, make: () => Promise<StoreUnderTe
     }
     /** A call taken and in flight since `now()`. */
     async function inFlight({ store }: StoreUnderTest, key: string): Promise<void> {
-      expect(await store.warn(key, SLOT, { at: 0 })).toEqual({ ok: true });
+      expect(await store.warn(key, SLOT, { at: 0 }, ALICE)).toEqual({ ok: true });
       expect(await store.take(key, SLOT)).toMatchObject({ ok: true });
     }
 
     it('lets one take use a warning, and only one', async () => {
       const { store, now } = await setup();
-      expect(await store.warn(call(5), SLOT, { at: now(), requestId: 'req-1' })).toEqual({ ok: true });
+      expect(await store.warn(call(5), SLOT, { at: now(), requestId: 'req-1' }, ALICE)).toEqual({ ok: true });
       expect(await store.take(call(5), SLOT)).toEqual({ ok: true, pending: { at: now(), requestId: 'req-1' } });
       await store.settle(call(5), { kind: 'clean' });
       expect(await store.take(call(5), SLOT)).toEqual({ ok: false, why: 'no_warning', otherArguments: false });
@@ -54,31 +62,83 @@ export function describeGateStore(name: string, make: () => Promise<StoreUnderTe
 
     it('lets exactly one of ten concurrent takes use a warning', async () => {
       const { store, now } = await setup();
-      await store.warn(call(5), SLOT, { at: now() });
+      await store.warn(call(5), SLOT, { at: now() }, ALICE);
       const taken = await Promise.all(Array.from({ length: 10 }, () => store.take(call(5), SLOT)));
       expect(taken.filter((outcome) => outcome.ok)).toHaveLength(1);
       expect(taken.filter((outcome) => !outcome.ok && outcome.why === 'in_flight')).toHaveLength(9);
     });
 
-    it('peeks: answers what a take would, taking nothing', async () => {
+    it('binds: answers what a take would, taking nothing', async () => {
       const harness = await setup();
       const { store, now } = harness;
-      expect(await store.peek(call(5), SLOT)).toEqual({ ok: false, why: 'no_warning', otherArguments: false });
-      await store.warn(call(5), SLOT, { at: now(), requestId: 'req-1' });
-      expect(await store.peek(call(5), SLOT)).toEqual({ ok: true, pending: { at: now(), requestId: 'req-1' } });
-      expect(await store.peek(call(5), SLOT)).toEqual({ ok: true, pending: { at: now(), requestId: 'req-1' } });
-      expect(await store.peek(call(6), SLOT)).toEqual({ ok: false, why: 'no_warning', otherArguments: true });
+      expect(await store.bind(call(5), SLOT, 'round-1')).toEqual({ ok: false, why: 'no_warning', otherArguments: false });
+      await store.warn(call(5), SLOT, { at: now(), requestId: 'req-1' }, ALICE);
+      expect(await store.bind(call(5), SLOT, 'round-1')).toEqual({ ok: true, pending: { at: now(), requestId: 'req-1' } });
+      expect(await store.bind(call(5), SLOT, 'round-2')).toEqual({ ok: true, pending: { at: now(), requestId: 'req-1' } });
+      expect(await store.bind(call(6), SLOT, 'round-3')).toEqual({ ok: false, why: 'no_warning', otherArguments: true });
       expect(await store.inFlight(call(5))).toBeUndefined();
-      expect(await store.take(call(5), SLOT)).toEqual({ ok: true, pending: { at: now(), requestId: 'req-1' } });
-      expect(await store.peek(call(5), SLOT)).toEqual({ ok: false, why: 'in_flight', inFlight: { since: now() } });
+      expect(await store.take(call(5), SLOT, 'round-2')).toEqual({ ok: true, pending: { at: now(), requestId: 'req-1' } });
+      expect(await store.bind(call(5), SLOT, 'round-4')).toEqual({ ok: false, why: 'in_flight', inFlight: { since: now() } });
+    });
+
+    it('lets an approval round take only the warning it was bound to, once', async () => {
+      const { store, now } = await setup();
+      await store.warn(call(5), SLOT, { at: now() }, ALICE);
+      await store.bind(call(5), SLOT, 'round-1');
+      // A newer form for the same warning replaces the older one.
+      await store.bind(call(5), SLOT, 'round-2');
+      expect(await store.take(call(5), SLOT, 'round-1')).toEqual({ ok: false, why: 'other_round' });
+      // A newer warning for the same arguments drops every round bound to the older one.
+      await store.warn(call(5), SLOT, { at: now() }, ALICE);
+      expect(await store.take(call(5), SLOT, 'round-2')).toEqual({ ok: false, why: 'other_round' });
+      expect(await store.take(call(5), SLOT, 'never-bound')).toEqual({ ok: false, why: 'other_round' });
+      await store.bind(call(5), SLOT, 'round-3');
+      expect(await store.take(call(5), SLOT, 'round-3')).toMatchObject({ ok: true });
+      await store.settle(call(5), { kind: 'clean' });
+      expect(await store.take(call(5), SLOT, 'round-3')).toEqual({ ok: false, why: 'no_warning', otherArguments: false });
+    });
+
+    it('lets exactly one of ten concurrent takes with the bound round act', async () => {
+      const { store, now } = await setup();
+      await store.warn(call(5), SLOT, { at: now() }, ALICE);
+      await store.bind(call(5), SLOT, 'round-1');
+      const taken = await Promise.all(Array.from({ length: 10 }, () => store.take(call(5), SLOT, 'round-1')));
+      expect(taken.filter((outcome) => outcome.ok)).toHaveLength(1);
+    });
+
+    it(`keeps at most ${MAX_PENDING_PER_USER} pending warnings per user: their own oldest goes, never another user's`, async () => {
+      const { store, now, elapse } = await setup();
+      await store.warn(bobsCall(1), BOB_SLOT, { at: now() }, BOB);
+      for (let amount = 1; amount <= MAX_PENDING_PER_USER + 5; amount++) {
+        await elapse(10);
+        expect(await store.warn(call(amount), SLOT, { at: now() }, ALICE)).toEqual({ ok: true });
+      }
+      for (let amount = 1; amount <= 5; amount++) expect(await store.take(call(amount), SLOT), `amount ${amount}`).toMatchObject({ ok: false, why: 'no_warning' });
+      expect(await store.take(call(6), SLOT)).toMatchObject({ ok: true });
+      expect(await store.take(call(MAX_PENDING_PER_USER + 5), SLOT)).toMatchObject({ ok: true });
+      expect(await store.take(bobsCall(1), BOB_SLOT)).toMatchObject({ ok: true });
+    });
+
+    it("refuses new warnings once the store is full, keeping every user's pending warnings", async () => {
+      const { store, now, maxRecords } = await setup();
+      await store.warn(bobsCall(1), BOB_SLOT, { at: now() }, BOB);
+      let refused: unknown;
+      for (let i = 0; i < maxRecords && refused === undefined; i++) {
+        const outcome = await store.warn(callKey(`flood-${i}`, TOOL, { amount: 1 }), lastWarningSlot(`flood-${i}`, TOOL), { at: now() }, scopeDigest(`flood-${i}`));
+        if (!outcome.ok) refused = outcome;
+      }
+      expect(refused).toEqual({ ok: false, why: 'full', records: maxRecords });
+      // Replacing a pending warning adds nothing, so it is still allowed.
+      expect(await store.warn(bobsCall(1), BOB_SLOT, { at: now() }, BOB)).toEqual({ ok: true });
+      expect(await store.take(bobsCall(1), BOB_SLOT)).toMatchObject({ ok: true });
     });
 
     it('replaces an older warning for the same call with the newer one', async () => {
       const { store, now, elapse } = await setup();
       const first = now();
-      await store.warn(call(5), SLOT, { at: first, requestId: 'req-1' });
+      await store.warn(call(5), SLOT, { at: first, requestId: 'req-1' }, ALICE);
       await elapse(1_000);
-      await store.warn(call(5), SLOT, { at: now(), requestId: 'req-2' });
+      await store.warn(call(5), SLOT, { at: now(), requestId: 'req-2' }, ALICE);
       expect(await store.take(call(5), SLOT)).toEqual({ ok: true, pending: { at: first + 1_000, requestId: 'req-2' } });
       await store.settle(call(5), { kind: 'clean' });
       expect(await store.take(call(5), SLOT)).toMatchObject({ ok: false, why: 'no_warning' });
@@ -91,17 +151,17 @@ export function describeGateStore(name: string, make: () => Promise<StoreUnderTe
       await inFlight(harness, call(5));
       await elapse(5_000);
       expect(await store.inFlight(call(5))).toEqual({ since });
-      expect(await store.warn(call(5), SLOT, { at: now() })).toEqual({ ok: false, inFlight: { since } });
+      expect(await store.warn(call(5), SLOT, { at: now() }, ALICE)).toEqual({ ok: false, why: 'in_flight', inFlight: { since } });
       expect(await store.take(call(5), SLOT)).toEqual({ ok: false, why: 'in_flight', inFlight: { since } });
       // Other arguments are another call.
       expect(await store.inFlight(call(6))).toBeUndefined();
-      expect(await store.warn(call(6), SLOT, { at: now() })).toEqual({ ok: true });
+      expect(await store.warn(call(6), SLOT, { at: now() }, ALICE)).toEqual({ ok: true });
       expect(await store.take(call(6), SLOT)).toMatchObject({ ok: true });
     });
 
     it("says when the tool's latest pending warning was for other arguments", async () => {
       const { store, now } = await setup();
-      await store.warn(call(5), SLOT, { at: now() });
+      await store.warn(call(5), SLOT, { at: now() }, ALICE);
       expect(await store.take(call(6), SLOT)).toEqual({ ok: false, why: 'no_warning', otherArguments: true });
       expect(await store.take(call(6), OTHER_TOOL_SLOT)).toEqual({ ok: false, why: 'no_warning', otherArguments: false });
       // Once that warning is used up, there is no other warning to point to.
@@ -111,7 +171,7 @@ export function describeGateStore(name: string, make: () => Promise<StoreUnderTe
 
     it('does not point to a warning for other arguments once it expired', async () => {
       const { store, now, elapse } = await setup();
-      await store.warn(call(5), SLOT, { at: now() });
+      await store.warn(call(5), SLOT, { at: now() }, ALICE);
       await elapse(CONFIRM_WINDOW_MS + 1);
       expect(await store.take(call(6), SLOT)).toEqual({ ok: false, why: 'no_warning', otherArguments: false });
     });
@@ -177,37 +237,46 @@ export function describeGateStore(name: string, make: () => Promise<StoreUnderTe
       expect(await store.inFlight(call(5))).toEqual({ since });
       await elapse(2_000);
       expect(await store.inFlight(call(5))).toBeUndefined();
-      expect(await store.warn(call(5), SLOT, { at: now() })).toEqual({ ok: true });
+      expect(await store.warn(call(5), SLOT, { at: now() }, ALICE)).toEqual({ ok: true });
     });
 
     it('does not mark a call by touching it when it is not in flight', async () => {
       const { store, now } = await setup();
       await store.touch(call(5));
       expect(await store.inFlight(call(5))).toBeUndefined();
-      expect(await store.warn(call(5), SLOT, { at: now() })).toEqual({ ok: true });
+      expect(await store.warn(call(5), SLOT, { at: now() }, ALICE)).toEqual({ ok: true });
     });
 
     it('claims a one-time token once, and forgets the claim after the window', async () => {
       const { store, elapse } = await setup();
-      expect(await store.claimOnce('nonce-1', CONFIRM_WINDOW_MS)).toBe(true);
-      expect(await store.claimOnce('nonce-1', CONFIRM_WINDOW_MS)).toBe(false);
-      expect(await store.claimOnce('nonce-2', CONFIRM_WINDOW_MS)).toBe(true);
+      expect(await store.claimOnce('nonce-1', CONFIRM_WINDOW_MS, ALICE)).toBe(true);
+      expect(await store.claimOnce('nonce-1', CONFIRM_WINDOW_MS, ALICE)).toBe(false);
+      expect(await store.claimOnce('nonce-2', CONFIRM_WINDOW_MS, ALICE)).toBe(true);
       await elapse(CONFIRM_WINDOW_MS + 1);
-      expect(await store.claimOnce('nonce-1', CONFIRM_WINDOW_MS)).toBe(true);
+      expect(await store.claimOnce('nonce-1', CONFIRM_WINDOW_MS, ALICE)).toBe(true);
     });
 
     it('forgets a claim after the shorter time it asked for', async () => {
       const { store, elapse } = await setup();
-      expect(await store.claimOnce('nonce-1', 60_000)).toBe(true);
+      expect(await store.claimOnce('nonce-1', 60_000, ALICE)).toBe(true);
       await elapse(59_000);
-      expect(await store.claimOnce('nonce-1', 60_000)).toBe(false);
+      expect(await store.claimOnce('nonce-1', 60_000, ALICE)).toBe(false);
       await elapse(2_000);
-      expect(await store.claimOnce('nonce-1', 60_000)).toBe(true);
+      expect(await store.claimOnce('nonce-1', 60_000, ALICE)).toBe(true);
+    });
+
+    it("remembers a user's used claim whatever another user claims (10,000 rounds)", async () => {
+      const { store } = await setup();
+      expect(await store.claimOnce('alices-nonce', CONFIRM_WINDOW_MS, ALICE)).toBe(true);
+      for (let batch = 0; batch < 10; batch++) {
+        await Promise.all(Array.from({ length: 1_000 }, (_, i) => store.claimOnce(`bobs-nonce-${batch}-${i}`, CONFIRM_WINDOW_MS, BOB)));
+      }
+      expect(await store.claimOnce('alices-nonce', CONFIRM_WINDOW_MS, ALICE)).toBe(false);
     });
 
     it('lets exactly one of ten concurrent claims of a token win', async () => {
       const { store } = await setup();
-      const claims = await Promise.all(Array.from({ length: 10 }, () => store.claimOnce('nonce-1', CONFIRM_WINDOW_MS)));
+      const claims = await Promise.all(Array.from({ length: 10 }, () => store.claimOnce('nonce-1', CONFIRM_WINDOW_MS, ALICE)));
       expect(claims.filter(Boolean)).toHaveLength(1);
     });
 
@@ -217,7 +286,7 @@ export function describeGateStore(name: string, make: () => Promise<StoreUnderTe
       const record: UnknownOutcome = { at: now(), what: 'the connection failed or dropped' };
       await inFlight(harness, call(7));
       await store.settle(call(7), { kind: 'unknown', record });
-      await store.warn(call(5), SLOT, { at: now() });
+      await store.warn(call(5), SLOT, { at: now() }, ALICE);
       await elapse(CONFIRM_WINDOW_MS - 1_000);
       expect(await store.take(call(6), SLOT)).toEqual({ ok: false, why: 'no_warning', otherArguments: true });
       expect(await store.unknownOutcome(call(7))).toEqual(record);
