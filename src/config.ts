@@ -22,8 +22,9 @@ export const ENV_VARS = {
   APPMGMT_HTTP_ALLOWED_HOSTS: "http: Host header values allowed besides this machine's names, comma-separated (mcp.example.com, mcp.example.com:8443)",
   APPMGMT_HTTP_ALLOWED_ORIGINS: 'http: browser origins allowed besides this machine, comma-separated (https://chat.example.com)',
   APPMGMT_HTTP_MAX_BODY_BYTES: 'http: largest request body accepted, in bytes (default 1048576, at most 67108864)',
-  APPMGMT_STATE_URL: 'redis://host:port/db (or rediss://): keep the confirmation gate in Redis, shared by every replica',
-  APPMGMT_STATE_SECRET: 'With APPMGMT_STATE_URL: at least 32 characters, the same on every replica; signs approval state',
+  APPMGMT_STATE_URL: 'redis://host:port/db (or rediss://; db a number Redis has, 0-15 by default): keep the confirmation gate in Redis, shared by every replica',
+  APPMGMT_STATE_SECRET: 'With APPMGMT_STATE_URL: at least 32 generated characters (openssl rand -hex 32), the same on every replica; signs approval state',
+  APPMGMT_STATE_ALLOW_EVICTION: 'true: start even though Redis may evict keys (maxmemory-policy other than noeviction); the gate then refuses for a while after each loss',
 } as const;
 
 export type EnvName = keyof typeof ENV_VARS;
@@ -39,6 +40,19 @@ const DEFAULT_HTTP_MAX_BODY_BYTES = 1024 * 1024;
 const MAX_HTTP_MAX_BODY_BYTES = 64 * 1024 * 1024;
 /** The signing key of approval state: HMAC-SHA256 wants at least 256 bits. */
 const MIN_STATE_SECRET_LENGTH = 32;
+/**
+ * Fewer different characters than this is a made-up secret (aaaa…, abcabc…), not a generated one:
+ * 32 random hex characters hold about 14 different ones, and fewer than 8 almost never.
+ */
+const MIN_STATE_SECRET_DISTINCT = 8;
+/** Redis has databases 0-15 unless its `databases` setting says more; a longer number is a typo (a port, an extra digit). */
+const MAX_STATE_DB = 9_999;
+/** What an MCP Bundle host writes for a setting it did not fill: the manifest's `${user_config.name}` itself. */
+const PLACEHOLDER = /\$\{\s*user_config\.([\w-]{1,64})\s*\}/;
+/** An edit or two from a known name (separators and case aside) is a typo of it, not another program's variable. */
+const NEAR_MISS_EDITS = 2;
+/** Our prefix misspelled by one edit (APPMGNT, APMGMT) still names our settings. */
+const PREFIX_EDITS = 1;
 
 const httpUrl = (name: EnvName, credentials: string) =>
   z
@@ -155,6 +169,7 @@ const ConfigSchema = z
     APPMGMT_TIMEOUT_MS: positiveInt('APPMGMT_TIMEOUT_MS', MAX_TIMEOUT_MS, '86400000 (24 hours)').default(30_000),
     APPMGMT_RESOLVE_TIMEOUT_MS: positiveInt('APPMGMT_RESOLVE_TIMEOUT_MS', MAX_TIMEOUT_MS, '86400000 (24 hours)').default(900_000),
     APPMGMT_READ_ONLY: bool('APPMGMT_READ_ONLY').default(false),
+    APPMGMT_STATE_ALLOW_EVICTION: bool('APPMGMT_STATE_ALLOW_EVICTION').default(false),
     APPMGMT_APP_ID: z.string().optional(),
     APPMGMT_TOOLS: toolList('APPMGMT_TOOLS').optional(),
     APPMGMT_TOOLSETS: toolsetList('APPMGMT_TOOLSETS').optional(),
@@ -169,12 +184,18 @@ const ConfigSchema = z
     APPMGMT_HTTP_MAX_BODY_BYTES: positiveInt('APPMGMT_HTTP_MAX_BODY_BYTES', MAX_HTTP_MAX_BODY_BYTES, '67108864 (64 MiB)').default(DEFAULT_HTTP_MAX_BODY_BYTES),
     APPMGMT_STATE_URL: z
       .string()
-      // Messages never contain the value: it may hold a password.
-      .refine((value) => URL.canParse(value) && /^rediss?:$/.test(new URL(value).protocol), 'APPMGMT_STATE_URL must be a redis:// or rediss:// URL, such as redis://redis.internal:6379/0')
+      .superRefine((value, ctx) => {
+        const problem = stateUrlProblem(value);
+        if (problem) ctx.addIssue({ code: 'custom', message: problem });
+      })
       .optional(),
     APPMGMT_STATE_SECRET: z
       .string()
       .min(MIN_STATE_SECRET_LENGTH, `APPMGMT_STATE_SECRET must be at least ${MIN_STATE_SECRET_LENGTH} characters (the value is not shown); generate one with: openssl rand -hex 32`)
+      .refine(
+        (value) => value.length < MIN_STATE_SECRET_LENGTH || !guessable(value),
+        `APPMGMT_STATE_SECRET is too easy to guess: it needs at least ${MIN_STATE_SECRET_DISTINCT} different characters and must not repeat one short piece (the value is not shown); generate one with: openssl rand -hex 32`,
+      )
       .optional(),
     flags: FlagsSchema,
   })
@@ -246,6 +267,8 @@ export interface Config {
   stateUrl?: string;
   /** Signs approval state; set whenever stateUrl is. */
   stateSecret?: string;
+  /** Start even when Redis's maxmemory-policy may evict the gate's keys. */
+  stateAllowEviction?: boolean;
   /** In the sandbox: the demo workspace, its apps and groups, which check_connection shows. */
   sandboxDirectory?: { workspace_id: string; apps: Array<{ id: string; name: string }>; groups: Array<{ id: string; name: string }> };
 }
@@ -266,17 +289,25 @@ export interface ConfigFlags {
  * Reads the configuration from the environment plus flags. Empty variables count as unset
  * (MCP Bundle hosts send a blank optional setting that way).
  * @throws ConfigError with one line per problem, all of them at once: a malformed value (a secret
- *   only by name), an unknown or wrongly cased APPMGMT_* name with the closest known one, an empty
- *   --app-id or --tools, or a flag that disagrees with its variable.
+ *   only by name), a setting the MCP host left as its `${user_config.x}` placeholder, an unknown,
+ *   wrongly cased or misspelled APPMGMT_* name with the closest known one, an empty --app-id or
+ *   --tools, or a flag that disagrees with its variable.
  */
 export function loadConfig(env: Record<string, string | undefined>, flags: ConfigFlags = {}): Config {
-  const known = Object.fromEntries(
-    ENV_NAMES.map((name) => [name, env[name]?.trim()])
-      // Some MCP Bundle hosts pass an unset optional setting as its literal `${user_config.x}`.
-      .filter(([, value]) => value !== undefined && value !== '' && !/^\$\{user_config\.[\w-]+\}$/.test(value)),
-  );
+  const given = ENV_NAMES.flatMap((name) => {
+    const value = env[name]?.trim();
+    return value ? [[name, value] as const] : [];
+  });
+  // The manifest gives every optional setting a default, so a host that follows it fills them all:
+  // a placeholder left in means the host did not, and guessing "unset" could drop a read-only switch.
+  const unfilled = given.filter(([, value]) => /\$\{\s*user_config\b/.test(value));
+  const known = Object.fromEntries(given.filter((entry) => !unfilled.includes(entry)));
   const parsed = ConfigSchema.safeParse({ ...known, flags });
-  const problems = [...(parsed.success ? [] : issueLines(parsed.error.issues)), ...unknownVariables(env)];
+  const problems = [
+    ...unfilled.map(([name, value]) => unfilledLine(name, value)),
+    ...(parsed.success ? [] : issueLines(parsed.error.issues)),
+    ...unknownVariables(env),
+  ];
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems.join('\n'));
   const e = parsed.data;
   return {
@@ -303,6 +334,7 @@ export function loadConfig(env: Record<string, string | undefined>, flags: Confi
     },
     stateUrl: e.APPMGMT_STATE_URL,
     stateSecret: e.APPMGMT_STATE_SECRET,
+    stateAllowEviction: e.APPMGMT_STATE_ALLOW_EVICTION,
     sandbox: false,
   };
 }
@@ -321,15 +353,60 @@ function issueLines(issues: z.core.$ZodIssue[]): string[] {
     });
 }
 
-/** A typo such as APPMGMT_READONLY or appmgmt_read_only must never be silently ignored. */
+/** Names the setting (never the value, which may hold part of a secret) and what the host should have done. */
+function unfilledLine(name: EnvName, value: string): string {
+  const setting = PLACEHOLDER.exec(value)?.[1];
+  const which = setting ? `\${user_config.${setting}}` : 'a ${user_config.…} placeholder';
+  return `${name} is still ${which}: the MCP host did not fill this setting; set it in the extension's settings (or give the variable a value), then restart`;
+}
+
+/**
+ * A typo such as APPMGMT_READONLY, appmgmt_read_only, APP_MGMT_READ_ONLY or APPMGNT_TOOLS must
+ * never be silently ignored.
+ */
 function unknownVariables(env: Record<string, string | undefined>): string[] {
   return Object.keys(env)
-    .filter((name) => name.toUpperCase().startsWith('APPMGMT_') && !(ENV_NAMES as string[]).includes(name))
-    .map((name) => {
+    .filter((name) => !(ENV_NAMES as string[]).includes(name))
+    .flatMap((name) => {
       const upper = name.toUpperCase();
-      if ((ENV_NAMES as string[]).includes(upper)) return `Unknown variable ${name}; did you mean ${upper} (names are upper case)?`;
-      return `Unknown variable ${name}; did you mean ${closest(upper, ENV_NAMES)}?`;
+      if ((ENV_NAMES as string[]).includes(upper)) return [`Unknown variable ${name}; did you mean ${upper} (names are upper case)?`];
+      if (upper.startsWith('APPMGMT_') || nearMiss(name)) return [`Unknown variable ${name}; did you mean ${nearestName(name)}?`];
+      return [];
     });
+}
+
+/** Upper case letters and digits only: APP_MGMT-read.only and APPMGMT_READ_ONLY compare equal. */
+const squeezed = (name: string) => name.toUpperCase().replace(/[^A-Z0-9]/g, '');
+const PREFIX = 'APPMGMT';
+const SQUEEZED_NAMES = ENV_NAMES.map(squeezed);
+const SQUEEZED_SUFFIXES = SQUEEZED_NAMES.map((name) => name.slice(PREFIX.length));
+/** Longer than any known name plus a typo's worth: a name beyond it cannot be a typo of one (and costs time to compare). */
+const LONGEST_NAME = Math.max(...ENV_NAMES.map((name) => name.length)) + NEAR_MISS_EDITS + 2;
+
+/**
+ * A name of ours written another way: our prefix with other separators or case (APP_MGMT_…,
+ * appmgmt-…), a whole name an edit or two from one of ours (APPMGMNT_READ_ONLY, APPMGMTREADONLY),
+ * or our prefix misspelled before a known name (APMGMT_READONLY). Other programs' names such as
+ * MY_APPMGMT_THING, APPMGMTX or APIMGMT_URL pass.
+ */
+function nearMiss(name: string): boolean {
+  if (name.length > LONGEST_NAME) return false;
+  const words = name.toUpperCase().split(/[^A-Z0-9]+/).filter(Boolean);
+  for (const taken of [1, 2]) {
+    if (words.length <= taken) break;
+    const prefix = words.slice(0, taken).join('');
+    const rest = words.slice(taken).join('');
+    if (prefix === PREFIX) return true;
+    if (distance(prefix, PREFIX) <= PREFIX_EDITS && SQUEEZED_SUFFIXES.some((suffix) => distance(rest, suffix) <= NEAR_MISS_EDITS)) return true;
+  }
+  const key = squeezed(name);
+  return SQUEEZED_NAMES.some((known) => distance(key, known) <= NEAR_MISS_EDITS);
+}
+
+/** The known name closest to `name`, separators and letter case aside. */
+function nearestName(name: string): EnvName {
+  const key = squeezed(name);
+  return ENV_NAMES.reduce((best, candidate) => (distance(key, squeezed(candidate)) < distance(key, squeezed(best)) ? candidate : best));
 }
 
 /**
@@ -366,9 +443,47 @@ function setKey(names: string[]): string {
   return [...new Set(names)].sort().join(',');
 }
 
+/**
+ * Why a state URL cannot be used as ioredis would read it, or undefined. Never contains the value:
+ * it may hold a password.
+ */
+function stateUrlProblem(value: string): string | undefined {
+  if (!URL.canParse(value) || !/^rediss?:$/.test(new URL(value).protocol)) return 'APPMGMT_STATE_URL must be a redis:// or rediss:// URL, such as redis://redis.internal:6379/0';
+  const url = new URL(value);
+  if (decoded(url.username) === undefined || decoded(url.password) === undefined) {
+    return 'APPMGMT_STATE_URL has a malformed % escape in its user name or password (the value is not shown); write a % sign itself as %25';
+  }
+  // ioredis reads the path as the database and SELECTs it; a word or a negative number there ended in a crash or in database 0.
+  const db = url.pathname.replace(/^\//, '');
+  if (db !== '' && !(/^[0-9]{1,5}$/.test(db) && Number(db) <= MAX_STATE_DB)) {
+    return `APPMGMT_STATE_URL must end with a database number from 0 to ${MAX_STATE_DB}, such as redis://redis.internal:6379/0 (Redis has 0 to 15 unless its databases setting allows more)`;
+  }
+  if (url.searchParams.has('db')) return 'APPMGMT_STATE_URL gives the database as ?db=; give it as the path instead, such as redis://redis.internal:6379/0';
+  return undefined;
+}
+
+function decoded(text: string): string | undefined {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A state secret a person typed rather than generated: too few different characters, or one short piece repeated. */
+function guessable(secret: string): boolean {
+  const repeated = `${secret}${secret}`.indexOf(secret, 1) < secret.length;
+  return new Set(secret).size < MIN_STATE_SECRET_DISTINCT || repeated;
+}
+
+/** The database number a valid state URL names (0 when it names none). */
+export function stateDatabase(stateUrl: string): number {
+  return Number(new URL(stateUrl).pathname.replace(/^\//, '') || '0');
+}
+
 /** The secrets to redact from every text the server emits. */
 export function secretsOf(config: Config): string[] {
-  const statePassword = config.stateUrl && URL.canParse(config.stateUrl) ? decodeURIComponent(new URL(config.stateUrl).password) : undefined;
+  const statePassword = config.stateUrl && URL.canParse(config.stateUrl) ? decoded(new URL(config.stateUrl).password) : undefined;
   return [config.accessToken, config.apiKey, config.monitoringApiKey, config.stateSecret, statePassword].filter(
     (secret): secret is string => typeof secret === 'string' && secret.length >= 4,
   );

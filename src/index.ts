@@ -1,13 +1,20 @@
 import { HELP, parseCommandLine } from './cli.js';
-import { loadConfig, secretsOf, type Config } from './config.js';
+import { loadConfig, secretsOf, stateDatabase, type Config } from './config.js';
 import { ConfigError } from './errors.js';
 import { createLog, type Log } from './log.js';
-import { redactor } from './text.js';
+import { redactor, type Redact } from './text.js';
 import { SERVER_NAME, SERVER_VERSION } from './version.js';
 
 /** The only file that touches process: read config, pick live API or sandbox, connect stdio. */
 
+/** A fatal error's line on stderr is cut here: a library's message may quote a whole source line of the bundle. */
+const MAX_FATAL_CHARS = 2_000;
+/** How long start-up waits for Redis to say whether it has the state URL's database; an unreachable Redis is an outage the store reports, not a reason to stop. */
+const STATE_CHECK_TIMEOUT_MS = 3_000;
+
 async function main(argv: string[]): Promise<void> {
+  let redact: Redact = (text) => text;
+  exitOnStrayError(() => redact);
   const command = parseCommandLine(argv);
   // The server is not running for these two, so stdout is free.
   if (command.name === 'help') return void process.stdout.write(HELP);
@@ -17,14 +24,18 @@ async function main(argv: string[]): Promise<void> {
   const config = loadConfig(process.env, command.flags);
   const serverCredentials = secretsOf(config);
   if (command.sandbox) await attachSandbox(config, command.sandboxWorld);
-  const log = createLog({ level: config.logLevel, redact: redactor([...serverCredentials, ...secretsOf(config)]) });
+  redact = redactor([...serverCredentials, ...secretsOf(config)]);
+  const log = createLog({ level: config.logLevel, redact });
   if (command.name === 'http') return runHttp(config, log, command, [config.accessToken, config.apiKey, config.monitoringApiKey].some(Boolean));
 
   const [{ createServerFactory, trackCalls }, { serveStdio }] = await Promise.all([import('./server.js'), import('./transports/stdio.js')]);
   const shutdown = new AbortController();
   const calls = trackCalls();
   const store = await openStore(config, log);
-  const { done } = serveStdio(createServerFactory({ config, log, store, shutdown: shutdown.signal, calls, stateSecret: config.stateSecret }), { log, calls, shutdown });
+  const { done, stop } = serveStdio(createServerFactory({ config, log, store, shutdown: shutdown.signal, calls, stateSecret: config.stateSecret }), { log, calls, shutdown });
+  // As when stdin closes: calls on their way upstream are cancelled and answer OUTCOME UNKNOWN before the exit.
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
   await done;
   await store?.close();
   process.exit(0);
@@ -43,8 +54,10 @@ async function runHttp(config: Config, log: Log, command: { port: number; host: 
   Object.assign(config, { accessToken: undefined, apiKey: undefined, monitoringApiKey: undefined } satisfies Partial<Config>);
   const shutdown = new AbortController();
   const store = (await openStore(config, log)) ?? (await import('./gate/store.js')).createMemoryStore({ now: Date.now });
-  // Draining ends waits and polls at once, but lets requests on their way to the service finish.
-  const factory = createServerFactory({ config, log, store, shutdown: shutdown.signal, abortRequests: new AbortController().signal, stateSecret: config.stateSecret });
+  // Draining ends waits and polls at once, but lets requests on their way to the service finish
+  // until the drain time is up; those still out then are cancelled, and answer OUTCOME UNKNOWN.
+  const abortRequests = new AbortController();
+  const factory = createServerFactory({ config, log, store, shutdown: shutdown.signal, abortRequests: abortRequests.signal, stateSecret: config.stateSecret });
   const http = await serveHttp({
     factory,
     host: command.host,
@@ -53,9 +66,10 @@ async function runHttp(config: Config, log: Log, command: { port: number; host: 
     allowedOrigins: config.http.allowedOrigins,
     maxBodyBytes: config.http.maxBodyBytes,
     ...(fallbackCredentials ? { fallbackCredentials } : {}),
-    ready: () => store.ping(),
+    ready: () => store.health(),
     log,
     shutdown,
+    abortRequests,
   });
   log.info(`serving MCP on ${http.url}/mcp (health: ${http.url}/healthz, readiness: ${http.url}/readyz)${config.stateUrl ? '; gate state in Redis' : ''}`);
   const stop = () =>
@@ -67,11 +81,77 @@ async function runHttp(config: Config, log: Log, command: { port: number; host: 
   process.once('SIGINT', stop);
 }
 
-/** The Redis gate store when APPMGMT_STATE_URL is set (loaded only then: ioredis costs start-up time). */
+/**
+ * The Redis gate store when APPMGMT_STATE_URL is set (loaded only then: ioredis costs start-up time).
+ * @throws ConfigError when Redis refuses the database the URL names.
+ */
 async function openStore(config: Config, log: Log) {
   if (!config.stateUrl) return undefined;
-  const { createRedisStore } = await import('./gate/redis-store.js');
-  return createRedisStore({ url: config.stateUrl, log });
+  await checkStateDatabase(config.stateUrl, log);
+  const { amnesiaGraceMs, createRedisStore, evictionProblem } = await import('./gate/redis-store.js');
+  const store = createRedisStore({ url: config.stateUrl, log, graceMs: amnesiaGraceMs(config) });
+  const found = await store.evictionPolicy().catch((error: unknown) => ({ unknown: error instanceof Error ? error.message : String(error) }));
+  if ('unknown' in found) {
+    log.warn(`could not check Redis's maxmemory-policy at start-up (${found.unknown}); the gate needs noeviction, and /readyz reports the policy when it can read it`);
+  } else if (found.policy !== 'noeviction') {
+    if (!config.stateAllowEviction) {
+      await store.close();
+      throw new ConfigError(
+        `${evictionProblem(found.policy)} Set maxmemory-policy noeviction on the Redis of APPMGMT_STATE_URL, or APPMGMT_STATE_ALLOW_EVICTION=true to start anyway.`,
+      );
+    }
+    log.warn(`${evictionProblem(found.policy)} Starting anyway: APPMGMT_STATE_ALLOW_EVICTION=true.`);
+  }
+  return store;
+}
+
+/**
+ * Checks that Redis has the database APPMGMT_STATE_URL names: refused a SELECT as it connects,
+ * ioredis only emits an error and carries on in database 0, where other data may live.
+ * @throws ConfigError naming the variable when Redis refuses the database.
+ */
+async function checkStateDatabase(stateUrl: string, log: Log): Promise<void> {
+  const db = stateDatabase(stateUrl);
+  if (db === 0) return; // every Redis has database 0
+  const url = new URL(stateUrl);
+  const hide = redactor([url.password, decodeURIComponent(url.password)]); // config.ts made sure it decodes
+  url.pathname = '/'; // connect in database 0, then ask for ours where the refusal can be read
+  const { Redis } = await import('ioredis');
+  const probe = new Redis(url.href, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: STATE_CHECK_TIMEOUT_MS, commandTimeout: STATE_CHECK_TIMEOUT_MS });
+  probe.on('error', () => undefined); // every outcome is read from the promises below
+  const why = (error: unknown) => hide(error instanceof Error ? error.message || error.name : String(error)).slice(0, 200);
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${STATE_CHECK_TIMEOUT_MS / 1000} s`)), STATE_CHECK_TIMEOUT_MS)));
+  try {
+    await Promise.race([probe.connect(), late]);
+    // Any refusal counts, not only "DB index is out of range": Redis Cluster refuses every SELECT but 0.
+    await probe.select(db).catch((error: unknown) => {
+      if (error instanceof Error && error.name === 'ReplyError') {
+        throw new ConfigError(`APPMGMT_STATE_URL names database ${db}, which this Redis refuses (${why(error)}); Redis has databases 0 to 15 unless its databases setting allows more`);
+      }
+      throw error;
+    });
+  } catch (error) {
+    if (error instanceof ConfigError) throw error;
+    log.warn(`could not check at start-up that Redis has database ${db} of APPMGMT_STATE_URL (${why(error)}); the gate's store connects in the background`);
+  } finally {
+    clearTimeout(timer);
+    probe.disconnect();
+  }
+}
+
+/**
+ * An error nobody awaited (one a library raises on its own, say) ends the process with one short
+ * line: node's own report would print the source line it came from, all of the minified bundle's.
+ */
+function exitOnStrayError(redact: () => Redact): void {
+  const fatal = (error: unknown) => {
+    const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    process.stderr.write(`${SERVER_NAME}: internal error, exiting: ${redact()(message).replace(/\s+/g, ' ').slice(0, MAX_FATAL_CHARS)}\n`);
+    process.exit(1);
+  };
+  process.on('uncaughtException', fatal);
+  process.on('unhandledRejection', fatal);
 }
 
 /** Starts the simulated service in this process and points the config at it with demo credentials. */
@@ -122,7 +202,7 @@ async function runSandboxOnly(portText: string | undefined, worldFile: string | 
 
 main(process.argv.slice(2)).catch((error: unknown) => {
   // A ConfigError holds every problem found, one per line; each gets its own prefixed line.
-  const message = error instanceof Error ? error.message : String(error);
+  const message = error instanceof ConfigError ? error.message : (error instanceof Error ? error.message : String(error)).slice(0, MAX_FATAL_CHARS);
   process.stderr.write(message.split('\n').map((line) => `${SERVER_NAME}: ${line}\n`).join(''));
   process.exit(2);
 });

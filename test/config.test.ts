@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ENV_VARS, loadConfig, secretsOf } from '../src/config.js';
 import { ConfigError } from '../src/errors.js';
@@ -34,12 +35,13 @@ describe('loadConfig', () => {
       approvalTimeoutMs: 120_000,
       logLevel: 'info',
       http: { allowedHosts: [], allowedOrigins: [], maxBodyBytes: 1_048_576 },
+      stateAllowEviction: false,
       sandbox: false,
     });
   });
 
   describe('http and shared state', () => {
-    const SECRET = 's'.repeat(32);
+    const SECRET = 'k7Qz9pLm2Xv4Rt8Wn3Yb6Hc1Jd5Fg0Ae';
     const messages = (env: Record<string, string>, flags = {}) => {
       try {
         loadConfig(env, flags);
@@ -92,6 +94,74 @@ describe('loadConfig', () => {
       expect(wrong.join('\n')).not.toMatch(/Sekret/);
     });
 
+    it.each([
+      ['a word as the database', 'redis://:pw-Sekret@redis.internal:6379/prod'],
+      ['a negative database', 'redis://redis.internal:6379/-1'],
+      ['a database past any Redis', 'redis://redis.internal:6379/10000'],
+      ['a fraction', 'redis://redis.internal:6379/1.5'],
+      ['a hex number', 'redis://redis.internal:6379/0x1'],
+      ['more path after the database', 'redis://redis.internal:6379/0/extra'],
+      ['an escaped digit', 'redis://redis.internal:6379/%31'],
+    ])('refuses %s in the state URL, naming the variable and never the value', (_, url) => {
+      const lines = messages({ APPMGMT_STATE_URL: url, APPMGMT_STATE_SECRET: SECRET });
+      expect(lines).toEqual([
+        'APPMGMT_STATE_URL must end with a database number from 0 to 9999, such as redis://redis.internal:6379/0 (Redis has 0 to 15 unless its databases setting allows more)',
+      ]);
+      expect(lines.join('\n')).not.toMatch(/Sekret|prod|extra/);
+    });
+
+    it.each([
+      ['password', 'redis://:pw%zzSekret@redis.internal:6379/0'],
+      ['user name', 'redis://us%E0%A4%A@redis.internal:6379/0'],
+      ['password, cut short', 'redis://user:Sekret%4@redis.internal:6379/0'],
+    ])('refuses a malformed %% escape in the state URL %s, naming the variable', (_, url) => {
+      const lines = messages({ APPMGMT_STATE_URL: url, APPMGMT_STATE_SECRET: SECRET });
+      expect(lines).toEqual([
+        'APPMGMT_STATE_URL has a malformed % escape in its user name or password (the value is not shown); write a % sign itself as %25',
+      ]);
+      expect(lines.join('\n')).not.toMatch(/Sekret|URI malformed/);
+    });
+
+    it('refuses the database given as ?db=, which would bypass the check of the path', () => {
+      expect(messages({ APPMGMT_STATE_URL: 'redis://redis.internal:6379?db=99', APPMGMT_STATE_SECRET: SECRET })).toEqual([
+        'APPMGMT_STATE_URL gives the database as ?db=; give it as the path instead, such as redis://redis.internal:6379/0',
+      ]);
+    });
+
+    it.each(['redis://redis.internal:6379', 'redis://redis.internal:6379/', 'redis://redis.internal:6379/0', 'redis://redis.internal:6379/15', 'rediss://redis.internal/99', 'redis://:p%25w@r:1/9999'])(
+      'accepts %s, leaving a database Redis may refuse to the start-up check',
+      (url) => {
+        expect(messages({ APPMGMT_STATE_URL: url, APPMGMT_STATE_SECRET: SECRET })).toEqual([]);
+      },
+    );
+
+    it('decodes the state password for redaction', () => {
+      expect(secretsOf(loadConfig({ APPMGMT_STATE_URL: 'redis://:p%25w-Sekret@r:1/0', APPMGMT_STATE_SECRET: SECRET }))).toContain('p%w-Sekret');
+    });
+
+    it.each([
+      ['one repeated character', 's'.repeat(32)],
+      ['one repeated character, long', '0'.repeat(64)],
+      ['three characters in turn', 'abc'.repeat(12)],
+      ['seven different characters', 'abcdefg'.repeat(5)],
+      ['one piece of eight repeated', 'Ab3$Zx9!'.repeat(4)],
+      ['a hex half repeated', '0123456789abcdef'.repeat(2)],
+    ])('refuses a state secret of %s without showing it', (_, secret) => {
+      const lines = messages({ APPMGMT_STATE_URL: 'redis://127.0.0.1:6379/0', APPMGMT_STATE_SECRET: secret });
+      expect(lines).toEqual([
+        'APPMGMT_STATE_SECRET is too easy to guess: it needs at least 8 different characters and must not repeat one short piece (the value is not shown); generate one with: openssl rand -hex 32',
+      ]);
+      expect(lines.join('\n')).not.toContain(secret.slice(0, 8));
+    });
+
+    it('accepts a generated state secret, even one with few different characters by chance', () => {
+      for (let i = 0; i < 50; i++) {
+        const secret = randomBytes(16).toString('hex');
+        expect(messages({ APPMGMT_STATE_URL: 'redis://127.0.0.1:6379/0', APPMGMT_STATE_SECRET: secret }), secret).toEqual([]);
+      }
+      expect(messages({ APPMGMT_STATE_URL: 'redis://127.0.0.1:6379/0', APPMGMT_STATE_SECRET: 'abcdefgh'.repeat(3) + 'abcdefgX' })).toEqual([]);
+    });
+
     it('requires the signing secret with a state URL', () => {
       expect(messages({ APPMGMT_STATE_URL: 'redis://127.0.0.1:6379/0' })).toEqual([
         'APPMGMT_STATE_SECRET must be set with APPMGMT_STATE_URL: the same secret of at least 32 characters on every replica (generate one with: openssl rand -hex 32)',
@@ -115,10 +185,21 @@ describe('loadConfig', () => {
     expect(config.tools).toBeUndefined();
   });
 
-  it('treats an unfilled MCP Bundle placeholder as unset', () => {
-    const config = loadConfig({ APPMGMT_BASE_URL: 'https://a.example', APPMGMT_MONITORING_URL: '${user_config.monitoring_url}', APPMGMT_API_KEY: '${user_config.api_key}' });
-    expect(config.monitoringUrl).toBe('https://a.example');
-    expect(config.apiKey).toBeUndefined();
+  it('refuses a setting the MCP Bundle host left as its placeholder, naming the variable and the setting', () => {
+    expect(problems({ APPMGMT_BASE_URL: 'https://a.example', APPMGMT_READ_ONLY: '${user_config.read_only}', APPMGMT_API_KEY: '${user_config.api_key}' })).toEqual([
+      "APPMGMT_API_KEY is still ${user_config.api_key}: the MCP host did not fill this setting; set it in the extension's settings (or give the variable a value), then restart",
+      "APPMGMT_READ_ONLY is still ${user_config.read_only}: the MCP host did not fill this setting; set it in the extension's settings (or give the variable a value), then restart",
+    ]);
+  });
+
+  it.each([
+    ['spaces inside the braces', '${ user_config.read_only }', '${user_config.read_only}'],
+    ['a placeholder inside a value', 'tok-Sekret-${user_config.x}', '${user_config.x}'],
+    ['a placeholder of an odd name', '${user_config.a b}', 'a ${user_config.…} placeholder'],
+  ])('refuses %s without showing the rest of the value', (_, value, shown) => {
+    const lines = problems({ APPMGMT_ACCESS_TOKEN: value });
+    expect(lines).toEqual([`APPMGMT_ACCESS_TOKEN is still ${shown}: the MCP host did not fill this setting; set it in the extension's settings (or give the variable a value), then restart`]);
+    expect(lines.join('\n')).not.toContain('Sekret');
   });
 
   it('refuses a malformed boolean or number with the variable name', () => {
@@ -155,7 +236,28 @@ describe('loadConfig', () => {
     });
 
     it('leaves variables of other programs alone', () => {
-      expect(() => loadConfig({ PATH: '/bin', APPMGMTX: '1', MY_APPMGMT_THING: '1' })).not.toThrow();
+      expect(() => loadConfig({ PATH: '/bin', APPMGMTX: '1', MY_APPMGMT_THING: '1', APIMGMT_URL: 'x', APP_NAME: 'x', APPDATA: 'x', MGMT_READ_ONLY: '1' })).not.toThrow();
+    });
+
+    it.each([
+      ['APP_MGMT_READ_ONLY', 'APPMGMT_READ_ONLY'],
+      ['APPMGMNT_READ_ONLY', 'APPMGMT_READ_ONLY'],
+      ['APPMGNT_TOOLS', 'APPMGMT_TOOLS'],
+      ['APMGMT_READONLY', 'APPMGMT_READ_ONLY'],
+      ['appmgmt-read-only', 'APPMGMT_READ_ONLY'],
+      ['AppMgmt.ReadOnly', 'APPMGMT_READ_ONLY'],
+      ['APPMGMT__READ_ONLY', 'APPMGMT_READ_ONLY'],
+      ['APPMGMTREADONLY', 'APPMGMT_READ_ONLY'],
+      ['APP-MGMT-STATE-URL', 'APPMGMT_STATE_URL'],
+      ['App_Mgmt_Base_Url', 'APPMGMT_BASE_URL'],
+    ])('%s, our prefix written another way, stops start-up with the closest known name', (name, meant) => {
+      const lines = problems({ [name]: 'true' });
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toBe(`Unknown variable ${name}; did you mean ${meant}?`);
+    });
+
+    it('refuses our prefix with other separators before a name that is not ours, as APPMGMT_ is refused', () => {
+      expect(problems({ APP_MGMT_SOMETHING_ELSE: '1' })[0]).toMatch(/^Unknown variable APP_MGMT_SOMETHING_ELSE; did you mean APPMGMT_[A-Z_]+\?$/);
     });
   });
 

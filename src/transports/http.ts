@@ -13,6 +13,8 @@ import type { Credentials, ServerFactory } from '../server.js';
 
 /** Draining after SIGTERM: calls in flight get this long to answer. */
 export const DRAIN_MS = 10_000;
+/** Then requests still on their way upstream are cancelled; their answers (OUTCOME UNKNOWN) get this long to be written. */
+export const FLUSH_MS = 2_000;
 /** A client that has not sent its headers by then is cut off (408)... */
 export const HEADERS_TIMEOUT_MS = 10_000;
 /** ...and one that has not sent its whole request (headers and body). Answers may take as long as the tool needs. */
@@ -59,6 +61,14 @@ export function credentialsOf(headers: Headers, fallback?: Credentials): Credent
   return { accessToken, apiKey, monitoringApiKey };
 }
 
+/** What /readyz says of the gate beyond "its store answers". */
+export interface GateReadiness {
+  /** One sentence per thing that weakens or stops the gate (an eviction policy, a store that lost its memory). */
+  problems: string[];
+  /** Gated calls are refused until then (ms since epoch). */
+  refusingUntil?: number;
+}
+
 export interface HttpOptions {
   factory: ServerFactory;
   host: string;
@@ -70,12 +80,19 @@ export interface HttpOptions {
   maxBodyBytes: number;
   /** Credentials for requests that bring none: the sandbox's demo credentials, or nothing. */
   fallbackCredentials?: Credentials;
-  /** Resolves when the gate's state store answers. */
-  ready(): Promise<void>;
+  /** Resolves when the gate's state store answers, with what weakens or stops the gate (for /readyz). */
+  ready(): Promise<GateReadiness | void>;
   log: Log;
   /** Aborted when draining starts: waits and polls end and answer with what they have. */
   shutdown: AbortController;
+  /**
+   * Aborted when the drain time is up: requests still on their way to the service end, and the
+   * gate answers each confirmed call OUTCOME UNKNOWN instead of leaving its client a dropped socket.
+   */
+  abortRequests?: AbortController;
   drainMs?: number;
+  /** For tests: how long the answers of cancelled calls get to be written (default FLUSH_MS). */
+  flushMs?: number;
   /** For tests: shorter limits for slow clients. */
   timeouts?: { headersMs: number; requestMs: number };
 }
@@ -84,7 +101,10 @@ export interface HttpServer {
   /** http://host:port, as clients on this machine reach it. */
   url: string;
   port: number;
-  /** Answers new requests 503 while those in flight answer (at most the drain time), then closes. */
+  /**
+   * Answers new requests 503 while those in flight answer (at most the drain time), then cancels
+   * the requests still on their way upstream, lets their answers be written, and closes.
+   */
   drain(): Promise<void>;
 }
 
@@ -92,6 +112,7 @@ export interface HttpServer {
 export async function serveHttp(options: HttpOptions): Promise<HttpServer> {
   const { log, shutdown } = options;
   const drainMs = options.drainMs ?? DRAIN_MS;
+  const flushMs = options.flushMs ?? FLUSH_MS;
   const handler = createMcpHandler(
     ({ requestInfo }) => options.factory({ credentials: credentialsOf(requestInfo?.headers ?? new Headers(), options.fallbackCredentials), wording: headerWording }),
     { legacy: 'stateless', maxRequestBodySize: options.maxBodyBytes, onerror: (error) => log.debug(`http: ${error.message}`) },
@@ -103,6 +124,9 @@ export async function serveHttp(options: HttpOptions): Promise<HttpServer> {
   let idle: (() => void) | undefined;
 
   function route(req: IncomingMessage, res: ServerResponse): void {
+    // Node keeps the first of two Host headers; a proxy in front may have checked the other one.
+    const repeated = repeatedHeader(req.rawHeaders, ['Host', 'Origin']);
+    if (repeated) return rpcError(res, 400, `Bad request: more than one ${repeated} header.`, { connection: 'close' });
     const path = (req.url ?? '/').split('?')[0];
     if (req.method === 'GET' && path === '/healthz') return json(res, 200, { status: 'ok' });
     if (req.method === 'GET' && path === '/readyz') return void readiness(res);
@@ -135,18 +159,38 @@ export async function serveHttp(options: HttpOptions): Promise<HttpServer> {
     route,
   );
 
+  /**
+   * 503 only when this replica cannot serve (draining, the store does not answer). A store that lost
+   * its memory is reported with 200 and `gate: "refusing"`: every replica shares that store, so a 503
+   * would take them all out of the load balancer and stop the read tools too, for nothing.
+   */
   async function readiness(res: ServerResponse): Promise<void> {
     if (draining) return json(res, 503, { status: 'draining' });
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('no answer in time')), READY_TIMEOUT_MS)));
     try {
-      await Promise.race([options.ready(), late]);
-      json(res, 200, { status: 'ready' });
+      const gate = (await Promise.race([options.ready(), late])) ?? { problems: [] };
+      const state = gate.refusingUntil !== undefined ? 'refusing' : gate.problems.length > 0 ? 'degraded' : 'ok';
+      json(res, 200, {
+        status: 'ready',
+        gate: state,
+        ...(gate.refusingUntil !== undefined ? { refusing_until: new Date(gate.refusingUntil).toISOString() } : {}),
+        ...(gate.problems.length > 0 ? { problems: gate.problems } : {}),
+      });
     } catch (error) {
       json(res, 503, { status: 'not ready', reason: `the gate's state store does not answer: ${error instanceof Error ? error.message : String(error)}` });
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /** Resolves true once no request is in flight, or false when `ms` pass first. */
+  async function idleWithin(ms: number): Promise<boolean> {
+    if (active === 0) return true;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([new Promise<void>((resolve) => (idle = resolve)), new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+    clearTimeout(timer);
+    return active === 0;
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -168,11 +212,10 @@ export async function serveHttp(options: HttpOptions): Promise<HttpServer> {
       if (draining) return;
       draining = true;
       shutdown.abort();
-      if (active > 0) {
-        let timer: NodeJS.Timeout | undefined;
-        await Promise.race([new Promise<void>((resolve) => (idle = resolve)), new Promise<void>((resolve) => (timer = setTimeout(resolve, drainMs)))]);
-        clearTimeout(timer);
-        if (active > 0) log.warn(`exiting with ${active} request(s) still in flight after ${drainMs / 1000} s of draining`);
+      if (!(await idleWithin(drainMs))) {
+        log.warn(`cancelling ${active} request(s) still in flight after ${drainMs / 1000} s of draining; a confirmed call among them answers OUTCOME UNKNOWN`);
+        options.abortRequests?.abort();
+        if (!(await idleWithin(flushMs))) log.warn(`exiting with ${active} request(s) still unanswered`);
       }
       await handler.close();
       await new Promise<void>((resolve) => {
@@ -200,6 +243,18 @@ export function requestGuard(port: number, allowedHosts: string[], allowedOrigin
     if (origin !== undefined && !origins.has(origin.toLowerCase())) return 'Forbidden: requests from this Origin are not allowed (APPMGMT_HTTP_ALLOWED_ORIGINS).';
     return undefined;
   };
+}
+
+/** The first of `names` that the request sends more than once (in any letter case), or undefined. */
+function repeatedHeader(rawHeaders: string[], names: string[]): string | undefined {
+  const seen = new Set<string>();
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = names.find((candidate) => candidate.toLowerCase() === rawHeaders[i]!.toLowerCase());
+    if (name === undefined) continue;
+    if (seen.has(name)) return name;
+    seen.add(name);
+  }
+  return undefined;
 }
 
 function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {

@@ -8,11 +8,13 @@ export const SHUTDOWN_GRACE_MS = 3_000;
 
 /**
  * Serves MCP on stdin/stdout, to clients of every protocol era (2025 sessions and 2026-07-28
- * requests alike), with one server built for the connection. When the client closes stdin, `shutdown` aborts every wait and poll
- * (they answer with what they have) and calls in flight get a short grace to answer; `done` then
- * resolves, so the process can exit: no orphan is left behind when a client goes away mid-call.
+ * requests alike), with one server built for the connection. When the client closes stdin (or the
+ * caller calls `stop`, on SIGTERM), `shutdown` aborts every wait and poll (they answer with what
+ * they have) and every request on its way upstream (a confirmed call answers OUTCOME UNKNOWN), and
+ * calls in flight get a short grace to write their answers; `done` then resolves, so the process can
+ * exit: no orphan is left behind when a client goes away mid-call.
  */
-export function serveStdio(factory: ServerFactory, options: { log: Log; calls: Calls; shutdown: AbortController }): { done: Promise<void> } {
+export function serveStdio(factory: ServerFactory, options: { log: Log; calls: Calls; shutdown: AbortController }): { done: Promise<void>; stop(): void } {
   const { log, calls, shutdown } = options;
   // The transport reads a copy of stdin that never ends: the SDK's own transport would close itself
   // on end of input, and the answers of calls still in flight could no longer be written.
@@ -20,21 +22,21 @@ export function serveStdio(factory: ServerFactory, options: { log: Log; calls: C
   process.stdin.pipe(input, { end: false });
   const transport = new StdioServerTransport(input, process.stdout);
   serve(() => factory(), { legacy: 'serve', transport, onerror: (error) => log.warn(`stdio: ${error.message}`) });
-  const done = new Promise<void>((resolve) => {
-    const stop = async () => {
-      if (shutdown.signal.aborted) return;
-      shutdown.abort();
-      const grace = new Promise<void>((ended) => setTimeout(ended, SHUTDOWN_GRACE_MS).unref());
-      await Promise.race([calls.idle(), grace]);
-      await new Promise((settled) => setImmediate(settled)); // the SDK writes an answer just after its handler settles
-      if (calls.active > 0) log.warn(`exiting with ${calls.active} call(s) still waiting for the service: the client closed stdin`);
-      resolve();
-    };
-    process.stdin.once('end', () => void stop());
-    process.stdin.once('close', () => void stop());
-  });
+  let finished: () => void = () => undefined;
+  const done = new Promise<void>((resolve) => (finished = resolve));
+  const stop = async () => {
+    if (shutdown.signal.aborted) return;
+    shutdown.abort();
+    const grace = new Promise<void>((ended) => setTimeout(ended, SHUTDOWN_GRACE_MS).unref());
+    await Promise.race([calls.idle(), grace]);
+    await new Promise((settled) => setImmediate(settled)); // the SDK writes an answer just after its handler settles
+    if (calls.active > 0) log.warn(`exiting with ${calls.active} call(s) still waiting for the service at shutdown`);
+    finished();
+  };
+  process.stdin.once('end', () => void stop());
+  process.stdin.once('close', () => void stop());
   if (process.stdin.isTTY) {
     log.info('running on stdio and waiting for an MCP client. This is a server: add it to a client (see README), or run with --help.');
   }
-  return { done };
+  return { done, stop: () => void stop() };
 }

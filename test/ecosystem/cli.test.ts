@@ -10,7 +10,8 @@ import { ENV_VARS } from '../../src/config.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/http.js';
 import { TOOLS } from '../../src/tools/index.js';
 import { CREDENTIAL_HEADERS } from '../../src/transports/http.js';
-import { BIN, cleanEnv, runNode, type Exit } from '../process.js';
+import { BIN, cleanEnv, runNode, startRaw, type Exit } from '../process.js';
+import { redisSkipReason, startRedis, type RedisServer } from '../redis.js';
 
 // The built bin as a user or a client starts it. Mode logic itself is tested in test/server.test.ts;
 // here: the flags and variables reach it, and the process behaves well at its edges.
@@ -216,6 +217,116 @@ describe('the command line', () => {
     await client.close();
     expect(stderr()).not.toMatch(/waiting for an MCP client/);
   });
+});
+
+describe('start-up with a state URL Redis cannot use', () => {
+  const SECRET = 'k7Qz9pLm2Xv4Rt8Wn3Yb6Hc1Jd5Fg0Ae';
+
+  /** One short line, naming the variable: no stack, no line of the minified bundle, no password. */
+  function expectOneShortLine(exit: Exit, pattern: RegExp) {
+    expect(exit.code).toBe(2);
+    expect(exit.stdout).toBe('');
+    const lines = exit.stderr.trimEnd().split('\n');
+    expect(lines, exit.stderr).toHaveLength(1);
+    expect(lines[0]).toMatch(pattern);
+    expect(exit.stderr.length).toBeLessThan(400);
+    expect(exit.stderr).not.toMatch(/ReplyError|URI malformed|^\s+at |:\d+:\d+\)|=>|function|Node\.js v|pw-Sekret/m);
+  }
+
+  it.each([
+    { how: 'a word as the database', url: 'redis://:pw-Sekret@127.0.0.1:6379/prod', line: /^app-management-mcp: APPMGMT_STATE_URL must end with a database number from 0 to 9999/ },
+    { how: 'a negative database', url: 'redis://127.0.0.1:6379/-1', line: /^app-management-mcp: APPMGMT_STATE_URL must end with a database number/ },
+    { how: 'a malformed % escape', url: 'redis://:pw-Sekret%zz@127.0.0.1:6379/0', line: /^app-management-mcp: APPMGMT_STATE_URL has a malformed % escape in its user name or password/ },
+  ])('$how exits 2 with one short line naming APPMGMT_STATE_URL, over http and stdio', async ({ url, line }) => {
+    const env = { APPMGMT_STATE_URL: url, APPMGMT_STATE_SECRET: SECRET };
+    expectOneShortLine(await run(['http', '--sandbox', '--port', '0'], env), line);
+    expectOneShortLine(await run(['--sandbox'], env), line);
+  });
+
+  it('a secret of one repeated character exits 2 naming APPMGMT_STATE_SECRET', async () => {
+    expectOneShortLine(await run(['--sandbox'], { APPMGMT_STATE_URL: 'redis://127.0.0.1:6379/0', APPMGMT_STATE_SECRET: 'x'.repeat(40) }), /^app-management-mcp: APPMGMT_STATE_SECRET is too easy to guess/);
+  });
+
+  it('an unfilled MCP Bundle placeholder and a misspelled prefix exit 2, each named', async () => {
+    const exit = await run(['--sandbox'], { APPMGMT_READ_ONLY: '${user_config.read_only}', APP_MGMT_TOOLS: 'check_connection' });
+    expect(exit.code).toBe(2);
+    expect(exit.stderr.trimEnd().split('\n')).toEqual([
+      "app-management-mcp: APPMGMT_READ_ONLY is still ${user_config.read_only}: the MCP host did not fill this setting; set it in the extension's settings (or give the variable a value), then restart",
+      'app-management-mcp: Unknown variable APP_MGMT_TOOLS; did you mean APPMGMT_TOOLS?',
+    ]);
+  });
+
+  it('a stray error after start-up exits 1 with one short line, not the bundle', async () => {
+    // An error nobody awaits, raised from outside our code, as ioredis raised the ReplyError of /prod.
+    const stray = 'data:text/javascript,setTimeout(() => Promise.reject(new Error("stray " + "x".repeat(100000))), 50)';
+    const exit = await runNode(['--import', stray, BIN, '--sandbox'], { env: cleanEnv() });
+    expect(exit.code).toBe(1);
+    const lines = exit.stderr.trimEnd().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^app-management-mcp: internal error, exiting: Error: stray x+$/);
+    expect(exit.stderr.length).toBeLessThan(2_100);
+  });
+
+  describe.skipIf(redisSkipReason !== undefined)('against a real Redis', () => {
+    let redis: RedisServer;
+    beforeAll(async () => {
+      redis = await startRedis();
+    });
+    afterAll(() => redis?.stop());
+
+    it.each([
+      { how: 'http', args: ['http', '--sandbox', '--port', '0'] },
+      { how: 'stdio', args: ['--sandbox'] },
+    ])('a database Redis refuses (/99 of 16) exits 2 naming APPMGMT_STATE_URL, never using database 0 ($how)', async ({ args }) => {
+      const exit = await run(args, { APPMGMT_STATE_URL: redis.url.replace(/\/0$/, '/99'), APPMGMT_STATE_SECRET: SECRET });
+      expectOneShortLine(exit, /^app-management-mcp: APPMGMT_STATE_URL names database 99, which this Redis refuses \(ERR DB index is out of range\); Redis has databases 0 to 15/);
+    });
+
+    it('a database Redis has (/15) starts', async () => {
+      const child = spawn(process.execPath, [BIN, 'http', '--sandbox', '--port', '0'], {
+        env: { ...cleanEnv(), APPMGMT_STATE_URL: redis.url.replace(/\/0$/, '/15'), APPMGMT_STATE_SECRET: SECRET },
+      });
+      try {
+        let stderr = '';
+        await new Promise<void>((resolve, reject) => {
+          child.stderr.on('data', (chunk: Buffer) => {
+            stderr += chunk;
+            if (/serving MCP on/.test(stderr)) resolve();
+          });
+          child.on('close', () => reject(new Error(`exited before serving: ${stderr}`)));
+        });
+        expect(stderr).not.toMatch(/database/);
+      } finally {
+        child.kill('SIGTERM');
+      }
+    });
+  });
+});
+
+describe('stdio shutdown on SIGTERM', () => {
+  it('answers a confirmed spend still on its way upstream OUTCOME UNKNOWN before it exits', async () => {
+    const sandbox = await startSandbox();
+    const { accessToken, apiKey } = sandbox.simulation.credentials;
+    const server = await startRaw([], { APPMGMT_BASE_URL: sandbox.url, APPMGMT_ACCESS_TOKEN: accessToken, APPMGMT_API_KEY: apiKey });
+    try {
+      const args = { app_id: 'app_demo', campaign_name: 'Slow spend', campaign_type: 'SMART', daily_budget_micros: 5_000_000, landing_page: 'https://demo-planner.sandbox.test/' };
+      const warning = await server.request('tools/call', { name: 'create_ad_campaign', arguments: args });
+      expect(JSON.stringify(warning.result)).toContain('CONFIRMATION NEEDED');
+      sandbox.script({ status: 200, hang: true, method: 'POST', path: /\/campaigns$/ });
+      const confirmed = server.request('tools/call', { name: 'create_ad_campaign', arguments: { ...args, confirm: true } });
+      while (!sandbox.requests.some((request) => request.method === 'POST')) await new Promise((resolve) => setTimeout(resolve, 10));
+      server.child.kill('SIGTERM');
+      const exitedFirst = server.exited.then((code) => Promise.reject(new Error(`exited (${code}) without answering:\n${server.stderr()}`)));
+      const answer = (await Promise.race([confirmed, exitedFirst])).result as { isError?: boolean; content: Array<{ text: string }> };
+      expect(answer.isError).toBe(true);
+      expect(answer.content[0]?.text).toMatch(/^OUTCOME UNKNOWN: the call was cancelled while the request was on its way\./);
+      expect(await server.exited).toBe(0);
+      expect(server.child.signalCode).toBeNull();
+    } finally {
+      server.child.kill('SIGKILL');
+      await sandbox.close();
+    }
+  }, 10_000);
 });
 
 describe("the README's client setup", () => {

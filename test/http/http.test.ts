@@ -126,6 +126,38 @@ describe('app-management-mcp http', () => {
     expect(sandbox.requests).toHaveLength(0);
   });
 
+  it('answers 400 to two Host or two Origin headers, whichever comes first, running nothing', async () => {
+    const port = Number(server.mcp.port);
+    const call = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'list_ad_campaigns', arguments: { app_id: 'app_demo' } } });
+    const send = (head: string[]) =>
+      rawHead(port, ['POST /mcp HTTP/1.1', ...head, `authorization: ${headers.authorization}`, 'content-type: application/json', 'accept: application/json, text/event-stream', 'mcp-protocol-version: 2025-11-25'], call);
+    const good = `Host: 127.0.0.1:${port}`;
+    for (const head of [
+      [good, 'Host: evil.example'],
+      ['Host: evil.example', good],
+      [good, `host: 127.0.0.1:${port}`],
+      [good, 'HOST: localhost'],
+    ]) {
+      const answer = await send(head);
+      expect(answer, head.join(' / ')).toMatch(/^HTTP\/1\.1 400 /);
+      expect(answer).toContain('Bad request: more than one Host header.');
+    }
+    const twoOrigins = await send([good, `Origin: http://127.0.0.1:${port}`, 'Origin: https://evil.example']);
+    expect(twoOrigins).toMatch(/^HTTP\/1\.1 400 [^]*more than one Origin header/);
+    expect(await send(['Host: evil.example', 'Host: other.example'])).toMatch(/^HTTP\/1\.1 400 /);
+    expect(sandbox.requests).toHaveLength(0);
+    // The same request with one Host header runs: the 400s above were the duplicates, not the request.
+    const once = await raw(port, 'POST', '/mcp', call, {
+      host: `127.0.0.1:${port}`,
+      authorization: headers.authorization!,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-11-25',
+    });
+    expect([once.status, once.body]).toEqual([200, expect.stringMatching(/campaigns on app app_demo/)]);
+    expect(sandbox.requests).toHaveLength(1);
+  });
+
   it('answers 413 to a body over APPMGMT_HTTP_MAX_BODY_BYTES, sending nothing', async () => {
     const big = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'create_ad_campaign', arguments: { ...campaign('x'.repeat(70_000)) } } });
     const answer = await raw(Number(server.mcp.port), 'POST', '/mcp', big, { host: `127.0.0.1:${server.mcp.port}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' });
@@ -136,7 +168,7 @@ describe('app-management-mcp http', () => {
   it('answers /healthz and /readyz, and 404 elsewhere', async () => {
     expect(await (await fetch(`${server.url}/healthz`)).json()).toEqual({ status: 'ok' });
     const ready = await fetch(`${server.url}/readyz`);
-    expect([ready.status, await ready.json()]).toEqual([200, { status: 'ready' }]);
+    expect([ready.status, await ready.json()]).toEqual([200, { status: 'ready', gate: 'ok' }]);
     expect((await fetch(`${server.url}/other`)).status).toBe(404);
   });
 
@@ -322,6 +354,13 @@ function raw(port: number, method: string, path: string, body: string, headers: 
     socket.on('error', reject);
     socket.on('close', done);
   });
+}
+
+/** One HTTP request written line by line (so a header may repeat); resolves with all the server wrote before closing. */
+function rawHead(port: number, head: string[], body: string): Promise<string> {
+  const socket = connect(port, '127.0.0.1');
+  socket.write(`${[...head, `content-length: ${Buffer.byteLength(body)}`, 'connection: close'].join('\r\n')}\r\n\r\n${body}`);
+  return closed(socket);
 }
 
 /** Everything the server wrote before it closed the connection; fails after 5 s. */
