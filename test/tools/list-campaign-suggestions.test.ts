@@ -92,8 +92,10 @@ describe('list_campaign_suggestions', () => {
 
   it('gets the suggestions path with the bearer token and lists them most severe first, one line each', async () => {
     h.sandbox.script({ status: 200, body: mixed });
+    h.sandbox.script({ status: 200, body: { id: CAMPAIGN, status: 'ENABLED' } });
     const result = await h.call('list_campaign_suggestions', args);
-    expect(h.sandbox.requests).toHaveLength(1);
+    // A budget recommendation is among them: the campaign is read too, to say what raising its budget means.
+    expect(h.sandbox.requests.map((request) => request.rawPath)).toEqual([PATH, `/api/apps/app_demo/adnet-ads/campaigns/${CAMPAIGN}`]);
     const [request] = h.sandbox.requests;
     expect(request?.method).toBe('GET');
     expect(request?.rawPath).toBe(PATH);
@@ -131,8 +133,24 @@ describe('list_campaign_suggestions', () => {
       ],
       medium: [{ id: 'sug_med1', action: 'open_campaign', campaign_ids: [CAMPAIGN, 'cmp_brand'] }],
       low: [{ id: 'sug_low1', action: 'edit_sitelinks' }],
-      next: `To apply the budget recommendation, call apply_budget_recommendation {"app_id":"app_demo","campaign_id":"${CAMPAIGN}","recommendation_resource_name":"${RESOURCE}","recommended_daily_budget_micros":42500000} (it asks the user to confirm first).`,
+      next: `Raising the budget spends more, so it is the user's choice: only if they choose it, call apply_budget_recommendation {"app_id":"app_demo","campaign_id":"${CAMPAIGN}","recommendation_resource_name":"${RESOURCE}","recommended_daily_budget_micros":42500000} (they confirm first). Its spend and conversions: list_ad_campaigns {"app_id":"app_demo","include_metrics":true}.`,
     });
+  });
+
+  it('never makes spending the default step, and says when the campaign is paused', async () => {
+    h.sandbox.script({ status: 200, body: mixed });
+    h.sandbox.script({ status: 200, body: { id: CAMPAIGN, status: 'PAUSED' } });
+    const result = await h.call('list_campaign_suggestions', args);
+    expect(result.structured?.next).toMatch(/^Raising the budget spends more, so it is the user's choice: only if they choose it, call apply_budget_recommendation /);
+    expect(result.structured?.next).toContain('The campaign is PAUSED: a higher budget spends nothing until it is resumed, and resuming spends.');
+  });
+
+  it('says a suggestion without an action only proposes its budget', async () => {
+    const proposal = { ...mixed[1], id: 'rec_noaction', action: null };
+    h.sandbox.script({ status: 200, body: [proposal] });
+    const result = await h.call('list_campaign_suggestions', args);
+    expect(result.text).toContain('- rec_noaction "Raise the daily budget to capture missed searches" no action (proposes 42.50/day)');
+    expect(result.text).not.toMatch(/no action to /);
   });
 
   it('offers no budget recommendation to apply when its campaign could not be resolved or it names no resource', async () => {
@@ -220,7 +238,23 @@ describe('list_campaign_suggestions', () => {
     const result = await h.call('list_campaign_suggestions', args);
     expect(result.structured?.count).toBe(34);
     expect(shown(result.structured)).toHaveLength(30);
-    expect(result.text).toContain('…and 4 more suggestions (same or lower severity), not shown.');
+    expect(result.text).toContain(`4 more suggestions (same or lower severity) follow: list_campaign_suggestions {"app_id":"app_demo","campaign_id":"${CAMPAIGN}","skip":30}.`);
+    expect(result.structured?.next_skip).toBe(30);
+    expect(result.structured?.next).toContain('"skip":30');
+  });
+
+  it('reaches every row: skip shows the rest, and the last part says nothing follows', async () => {
+    const body = suggestions(34);
+    h.sandbox.script({ status: 200, body });
+    const first = await h.call('list_campaign_suggestions', args);
+    h.sandbox.script({ status: 200, body });
+    const rest = await h.call('list_campaign_suggestions', { ...args, skip: first.structured?.next_skip });
+    const ids = (result: typeof first) => shown(result.structured).map((row) => (row as { id: string }).id);
+    expect(new Set([...ids(first), ...ids(rest)]).size).toBe(34);
+    expect(rest.text).toContain('34 suggestions for campaign');
+    expect(rest.text).toContain('31 to 34 shown');
+    expect(rest.structured?.next_skip).toBeUndefined();
+    expect(rest.text).not.toContain('follow:');
   });
 
   it('stays within the token budget for 30 suggestions with long descriptions', async () => {
@@ -248,7 +282,7 @@ describe('list_campaign_suggestions', () => {
       expect(countTokens(result.text) + countTokens(JSON.stringify(result.structured))).toBeLessThan(2_000);
       const count = shown(result.structured).length;
       expect(count).toBeLessThan(body.length);
-      expect(result.text).toContain(`…and ${body.length - count} more suggestions (same or lower severity), not shown.`);
+      expect(result.text).toContain(`${body.length - count} more suggestions (same or lower severity) follow: list_campaign_suggestions`);
     }
   });
 

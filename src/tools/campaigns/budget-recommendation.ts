@@ -27,16 +27,28 @@ export function applyLine(fact: ApplyFacts): string {
 }
 
 /**
- * Apply the first budget recommendation that can act on this campaign (one with an action: a
- * recommendation for a campaign the app does not know has none); else hide a suggestion.
+ * What to do with the suggestions shown. A budget recommendation that can act on this campaign (one
+ * with an action: a recommendation for a campaign the app does not know has none) spends more, so it
+ * is an option for the user to weigh, never the default step; a campaign that is not ENABLED would
+ * spend nothing more until resumed, and the step says so.
  */
-export function suggestionsNext(config: Pick<Config, 'appId'>, app_id: string, campaign_id: string, facts: Array<ApplyFacts & { id: string; action?: string }>): string {
+export function suggestionsNext(
+  config: Pick<Config, 'appId'>,
+  app_id: string,
+  campaign_id: string,
+  facts: Array<ApplyFacts & { id: string; action?: string }>,
+  campaignStatus?: string,
+): string {
   if (facts.length === 0) return 'Nothing needs attention now; check again in a few days.';
   const budget = facts.find((fact) => fact.recommendation_resource_name && fact.action);
   if (budget) {
     const { recommendation_resource_name, recommended_daily_budget_micros } = budget;
     const call = nextCall(config, 'apply_budget_recommendation', { app_id, campaign_id, recommendation_resource_name, recommended_daily_budget_micros });
-    return `To apply the budget recommendation, call ${call} (it asks the user to confirm first).`;
+    const state =
+      campaignStatus && campaignStatus !== 'ENABLED'
+        ? ` The campaign is ${sanitize(campaignStatus, 30)}: a higher budget spends nothing until it is resumed, and resuming spends.`
+        : ` Its spend and conversions: ${nextCall(config, 'list_ad_campaigns', { app_id, include_metrics: true })}.`;
+    return `Raising the budget spends more, so it is the user's choice: only if they choose it, call ${call} (they confirm first).${state}`;
   }
   return `Act on a suggestion in the service, or hide one for the whole workspace with ${nextCall(config, 'dismiss_campaign_suggestion', { app_id, insight_id: facts[0]!.id })}.`;
 }

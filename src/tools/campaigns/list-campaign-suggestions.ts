@@ -3,7 +3,7 @@ import type { Suggestion } from '../../api/schemas.js';
 import { idText, quote, sanitize } from '../../text.js';
 import { defineTool } from '../define.js';
 import { appId, id } from '../fields.js';
-import { approxTokens, fitBudget, money, plural } from '../format.js';
+import { approxTokens, fitBudget, money, nextCall, plural } from '../format.js';
 import { applyFacts, applyLine, suggestionsNext } from './budget-recommendation.js';
 
 const SEVERITY_ORDER = ['high', 'medium', 'low'];
@@ -15,6 +15,8 @@ const ROWS_BUDGET = 1_700;
 const TITLE_MAX = 80;
 const DESCRIBED = 3;
 const DESCRIPTION_MAX = 80;
+/** Far beyond any campaign's suggestions; only bounds the input. */
+const MAX_SKIP = 10_000;
 
 // No title or description: untrusted prose stays in the text, scripts get what they act on.
 const SuggestionFacts = z.object({
@@ -37,6 +39,7 @@ export const listCampaignSuggestions = defineTool({
   input: {
     app_id: appId,
     campaign_id: id("The service's campaign id, not the adnet one."),
+    skip: z.int().min(0).max(MAX_SKIP).optional().describe('Rows to skip.'),
   },
   // source is absent on the service's own suggestions, as in the API.
   output: {
@@ -47,6 +50,7 @@ export const listCampaignSuggestions = defineTool({
     medium: z.array(SuggestionFacts),
     low: z.array(SuggestionFacts),
     other: z.array(SuggestionFacts).optional(),
+    next_skip: z.number().optional().describe('skip value for the rows not shown.'),
   },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   cost: 'none',
@@ -56,20 +60,26 @@ export const listCampaignSuggestions = defineTool({
     404: "App or campaign not found. campaign_id must be the service's campaign id, not the adnet campaign ID.",
     429: 'Rate limited by the service.',
   },
-  async run({ app_id, campaign_id }, { api, config, signal }) {
+  async run({ app_id, campaign_id, skip = 0 }, { api, config, signal }) {
     const all = await api.listCampaignSuggestions(app_id, campaign_id, { signal });
     const sorted = all
       .map((suggestion, index) => ({ suggestion, index }))
       .sort((a, b) => rank(a.suggestion) - rank(b.suggestion) || a.index - b.index)
       .map(({ suggestion }) => suggestion);
-    const rows = fit(sorted, campaign_id);
+    const rows = fit(sorted.slice(skip), campaign_id, skip);
+    const rest = Math.max(0, sorted.length - skip - rows.length);
+    const page: Page = { skip, shown: rows.length, rest, more: nextCall(config, 'list_campaign_suggestions', { app_id, campaign_id, skip: skip + rows.length }) };
     const adnetIncluded = sorted.some((suggestion) => suggestion.source === 'adnet');
     const grouped: Record<string, Facts[]> = { high: [], medium: [], low: [] };
     for (const { severity, fact } of rows) (grouped[SEVERITY_ORDER.includes(severity) ? severity : 'other'] ??= []).push(fact);
+    // The campaign's own state matters only when a suggestion would spend more on it.
+    const spends = rows.some(({ fact }) => fact.recommendation_resource_name && fact.action);
+    const campaign = spends ? await api.getAdCampaign(app_id, campaign_id, { signal }).catch(() => undefined) : undefined;
+    const next = suggestionsNext(config, app_id, campaign_id, rows.map(({ fact }) => fact), campaign?.status);
     return {
-      text: describe(campaign_id, sorted, rows, adnetIncluded),
-      next: suggestionsNext(config, app_id, campaign_id, rows.map(({ fact }) => fact)),
-      structured: { campaign_id, count: sorted.length, adnet_included: adnetIncluded, ...grouped },
+      text: describe(campaign_id, sorted, rows, adnetIncluded, page),
+      next: rest > 0 ? `${next} The other ${plural(rest, 'suggestion')}: ${page.more}.` : next,
+      structured: { campaign_id, count: sorted.length, adnet_included: adnetIncluded, ...grouped, ...(rest > 0 ? { next_skip: skip + rows.length } : {}) },
     };
   },
 });
@@ -79,6 +89,14 @@ function rank(suggestion: Suggestion): number {
   return index === -1 ? SEVERITY_ORDER.length : index;
 }
 
+/** Which part of the sorted list a result shows, and the call that shows the part after it. */
+interface Page {
+  skip: number;
+  shown: number;
+  rest: number;
+  more: string;
+}
+
 interface Row {
   severity: string;
   fact: Facts;
@@ -86,10 +104,10 @@ interface Row {
 }
 
 /** The most severe suggestions that fit the row limits, each as its facts and its text line. */
-function fit(sorted: Suggestion[], campaign: string): Row[] {
+function fit(sorted: Suggestion[], campaign: string, skip: number): Row[] {
   const rows = sorted.slice(0, MAX_SHOWN).map((suggestion, index): Row => {
     const fact = toFacts(suggestion, campaign);
-    return { severity: sanitize(suggestion.severity, 20).toLowerCase(), fact, text: line(fact, suggestion, index < DESCRIBED) };
+    return { severity: sanitize(suggestion.severity, 20).toLowerCase(), fact, text: line(fact, suggestion, skip + index < DESCRIBED) };
   });
   return fitBudget(rows, ROWS_BUDGET, (row) => approxTokens(row.text) + approxTokens(JSON.stringify(row.fact)));
 }
@@ -119,7 +137,7 @@ function budgetMicros(suggestion: Suggestion): number | undefined {
   return isBudget && typeof value === 'number' && value > 0 ? value : undefined;
 }
 
-function describe(campaign: string, sorted: Suggestion[], rows: Row[], adnetIncluded: boolean): string {
+function describe(campaign: string, sorted: Suggestion[], rows: Row[], adnetIncluded: boolean, page: Page): string {
   const notes = adnetIncluded
     ? []
     : ["No suggestion came from the ad platform (adnet): its recommendations may be missing because it can be unreachable, and the answer does not say so; calling again later may add them."];
@@ -130,15 +148,16 @@ function describe(campaign: string, sorted: Suggestion[], rows: Row[], adnetIncl
     .map((severity, index) => [severity, sorted.filter((suggestion) => rank(suggestion) === index).length] as const)
     .filter(([, count]) => count > 0)
     .map(([severity, count]) => `${count} ${severity}`);
+  const part = page.skip > 0 ? `; ${page.skip + 1} to ${page.skip + page.shown} shown` : '';
   const lines: string[] = [
-    `${plural(sorted.length, 'suggestion')} for campaign ${campaign} (${counts.join(', ')}), most severe first; source is the service unless marked adnet:`,
+    `${plural(sorted.length, 'suggestion')} for campaign ${campaign} (${counts.join(', ')}${part}), most severe first; source is the service unless marked adnet:`,
   ];
+  if (page.shown === 0) lines.push(`None after the first ${page.skip}: call again with a smaller skip.`);
   rows.forEach(({ severity, text }, index) => {
     if (severity !== rows[index - 1]?.severity) lines.push(`${idText(severity)}:`);
     lines.push(text);
   });
-  const hidden = sorted.length - rows.length;
-  if (hidden > 0) lines.push(`…and ${plural(hidden, 'more suggestion')} (same or lower severity), not shown.`);
+  if (page.rest > 0) lines.push(`${plural(page.rest, 'more suggestion')} (same or lower severity) follow: ${page.more}.`);
   if (rows.some(({ fact }) => fact.recommendation_resource_name)) {
     notes.push('Apply a CAMPAIGN_BUDGET suggestion with apply_budget_recommendation, passing its recommendation_resource_name and recommended_daily_budget_micros as shown (the user confirms the new budget first).');
   }
@@ -150,7 +169,7 @@ function line(fact: Facts, suggestion: Suggestion, described: boolean): string {
   const parts = [`- ${idText(fact.id)} ${quote(suggestion.title, TITLE_MAX)}`, fact.action ? idText(fact.action) : 'no action'];
   const budget = budgetMicros(suggestion);
   const { field, value } = suggestion.action_payload ?? {};
-  if (budget !== undefined) parts.push(`to ${money(budget)}/day`);
+  if (budget !== undefined) parts.push(fact.action ? `to ${money(budget)}/day` : `(proposes ${money(budget)}/day)`);
   else if (field && typeof value === 'number' && value !== 0) parts.push(`${sanitize(field, 40)} ${value}`);
   if (fact.campaign_ids) parts.push(`on ${fact.campaign_ids.map(idText).join(', ')}`);
   if (fact.source) parts.push(`[${[fact.source, fact.recommendation_type].flatMap((tag) => (tag ? [idText(tag)] : [])).join(' ')}]`);

@@ -62,9 +62,10 @@ function describeShares(config: Config, app: string, sent: string[], role: strin
     share_ids: [] as Array<{ group_id: string; share_id: string }>,
   };
   const lines = answer.results.map((result) => {
+    const code = result.reason ?? result.error;
+    const outcome: Outcome = result.success ? 'shared' : code === ALREADY_SHARED ? 'already' : 'failed';
     // Both when both are given: the code says what kind of failure, the words may say more.
-    const reason = result.reason && result.error && result.reason !== result.error ? `${result.reason}: ${result.error}` : (result.reason ?? result.error);
-    const outcome: Outcome = result.success ? 'shared' : reason === ALREADY_SHARED ? 'already' : 'failed';
+    const reason = result.reason && result.error && result.reason !== result.error ? `${result.reason}: ${result.error}` : code;
     counts[outcome] += 1;
     const group = idText(result.group_id);
     const groupId = sanitize(result.group_id, 200);
