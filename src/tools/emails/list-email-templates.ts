@@ -23,11 +23,13 @@ export const listEmailTemplates = defineTool({
   input: {
     app_id: appId,
     limit: z.int().min(1).max(MAX_TEMPLATES).default(MAX_TEMPLATES).describe('Newest templates to fetch.'),
+    skip: z.int().min(0).max(MAX_TEMPLATES - 1).optional().describe('Rows to skip.'),
   },
   output: {
     templates: z.array(Row).describe(`The newest, at most ${MAX_ROWS}.`),
     returned: z.number().describe('Templates the service returned.'),
     more_may_exist: z.boolean().describe('The limit was reached.'),
+    next_skip: z.number().optional().describe('skip value for the rows not shown.'),
   },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   cost: 'none',
@@ -38,14 +40,14 @@ export const listEmailTemplates = defineTool({
     429: 'Rate limit: 60 template reads per minute (times the plan multiplier), shared with get_email_template.',
     read_only: 'Listing templates needs a full-access token even though it changes nothing: set APPMGMT_ACCESS_TOKEN to a full_access personal access token. Retrying will not help.',
   },
-  async run({ app_id, limit }, ctx) {
+  async run({ app_id, limit, skip = 0 }, ctx) {
     const rows = await ctx.api.listEmailTemplates(app_id, limit, { signal: ctx.signal });
-    return describeList(ctx, app_id, limit, rows);
+    return describeList(ctx, app_id, limit, rows, skip);
   },
 });
 
-function describeList(ctx: ToolContext, app: string, limit: number, rows: EmailTemplateRow[]): ToolResult {
-  const candidates = rows.slice(0, MAX_ROWS).map((row) => {
+function describeList(ctx: ToolContext, app: string, limit: number, rows: EmailTemplateRow[], skip: number): ToolResult {
+  const candidates = rows.slice(skip, skip + MAX_ROWS).map((row) => {
     const fact = {
       template_id: sanitize(row.id, 200),
       name: sanitize(row.name ?? '', 60),
@@ -60,17 +62,25 @@ function describeList(ctx: ToolContext, app: string, limit: number, rows: EmailT
   const shown: Row[] = fitted.map((candidate) => candidate.fact);
   const lines = fitted.map((candidate) => candidate.line);
   const moreMayExist = rows.length >= limit;
+  const nextSkip = skip + shown.length < rows.length ? skip + shown.length : undefined;
+  const part = skip > 0 ? `; ${skip + 1} to ${skip + shown.length} shown` : shown.length < rows.length ? `; the newest ${shown.length} shown` : '';
   const head =
     rows.length === 0
       ? `App ${idText(app)} has no email templates.`
-      : `App ${idText(app)}: ${plural(rows.length, 'email template')}, newest first${shown.length < rows.length ? `; the newest ${shown.length} shown` : ''}:`;
-  const tail = moreMayExist ? [`The limit (${limit}) was reached: more templates may exist, and the service lists at most ${MAX_TEMPLATES}.`] : [];
+      : `App ${idText(app)}: ${plural(rows.length, 'email template')}, newest first${part}:`;
+  const rest = nextSkip === undefined ? '' : nextCall(ctx.config, 'list_email_templates', { app_id: app, limit: limit === MAX_TEMPLATES ? undefined : limit, skip: nextSkip });
+  const tail = [
+    ...(rows.length > 0 && shown.length === 0 ? [`None after the first ${skip}: call again with a smaller skip.`] : []),
+    ...(rest ? [`${plural(rows.length - nextSkip!, 'older template')} follow: ${rest}.`] : []),
+    ...(moreMayExist ? [`The limit (${limit}) was reached: more templates may exist, and the service lists at most ${MAX_TEMPLATES}.`] : []),
+  ];
   const first = shown[0];
+  const read = first
+    ? `Read one with ${nextCall(ctx.config, 'get_email_template', { app_id: app, template_id: first.template_id })}${rest ? `; older ones with ${rest}` : ''}.`
+    : `Nothing to read; ${nextCall(ctx.config, 'customize_app_email', { app_id: app })} with an email_type gives the app its own version of an application email.`;
   return {
     text: [head, ...lines, ...tail].join('\n'),
-    next: first
-      ? `Read one with ${nextCall(ctx.config, 'get_email_template', { app_id: app, template_id: first.template_id })}.`
-      : `Nothing to read; ${nextCall(ctx.config, 'customize_app_email', { app_id: app })} with an email_type gives the app its own version of an application email.`,
-    structured: { templates: shown, returned: rows.length, more_may_exist: moreMayExist },
+    next: read,
+    structured: { templates: shown, returned: rows.length, more_may_exist: moreMayExist, ...(nextSkip !== undefined ? { next_skip: nextSkip } : {}) },
   };
 }

@@ -8,6 +8,8 @@ import { roleText } from './share-text.js';
 
 /** Rows shown, and the (approximate) tokens their text may take: the result stays far under 2,000 tokens. */
 const MAX_ROWS = 25;
+/** An app can be shared with every group of its workspace; this only bounds the input. */
+const MAX_SKIP = 10_000;
 const ROWS_TOKENS = 550;
 
 const Row = z.strictObject({
@@ -24,10 +26,14 @@ export const listGroupShares = defineTool({
   title: 'List Group Shares',
   description:
     "List every workspace group the app is shared with, and each group's role. Read-only; needs editor access. Returns the share_ids for update_group_share and remove_group_share.",
-  input: { app_id: appId },
+  input: {
+    app_id: appId,
+    skip: z.int().min(0).max(MAX_SKIP).optional().describe('Rows to skip.'),
+  },
   output: {
     shares: z.array(Row).describe(`At most ${MAX_ROWS}.`),
     total: z.number().describe('Shares the service returned.'),
+    next_skip: z.number().optional().describe('skip value for the rows not shown.'),
   },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   cost: 'none',
@@ -38,14 +44,14 @@ export const listGroupShares = defineTool({
     429: 'Rate limit exceeded; a retry after a short wait is safe.',
     read_only: 'Listing group shares needs a full-access token even though it changes nothing: set APPMGMT_ACCESS_TOKEN to a full_access personal access token. Retrying will not help.',
   },
-  async run({ app_id }, ctx) {
+  async run({ app_id, skip = 0 }, ctx) {
     const shares = await ctx.api.listGroupShares(app_id, { signal: ctx.signal });
-    return describeShares(ctx, app_id, shares);
+    return describeShares(ctx, app_id, shares, skip);
   },
 });
 
-function describeShares(ctx: ToolContext, app: string, shares: GroupShare[]): ToolResult {
-  const candidates = shares.slice(0, MAX_ROWS).map((share) => {
+function describeShares(ctx: ToolContext, app: string, shares: GroupShare[], skip: number): ToolResult {
+  const candidates = shares.slice(skip, skip + MAX_ROWS).map((share) => {
     const row = {
       share_id: sanitize(share.id, 200),
       group_id: sanitize(share.group_id ?? '', 200),
@@ -67,13 +73,19 @@ function describeShares(ctx: ToolContext, app: string, shares: GroupShare[]): To
       structured: { shares: [], total: 0 },
     };
   }
-  const more = shares.length - shown.length;
-  const head = `App ${idText(app)} is shared with ${plural(shares.length, 'group')}${more > 0 ? `; the first ${shown.length} shown` : ''}:`;
+  const nextSkip = skip + shown.length < shares.length ? skip + shown.length : undefined;
+  const part = skip > 0 ? `; ${skip + 1} to ${skip + shown.length} shown` : nextSkip !== undefined ? `; the first ${shown.length} shown` : '';
+  const head = `App ${idText(app)} is shared with ${plural(shares.length, 'group')}${part}:`;
+  const rest = nextSkip === undefined ? '' : nextCall(ctx.config, 'list_group_shares', { app_id: app, skip: nextSkip });
+  const tail = rest ? [`${plural(shares.length - nextSkip!, 'more share')} follow: ${rest}.`] : [];
   const note = "A member's app role is the highest of their direct role and the roles of all their shared groups.";
-  const first = shown[0]!.share_id;
+  const first = shown[0]?.share_id;
+  const change = first
+    ? `To change a group's role call ${nextCall(ctx.config, 'update_group_share', { app_id: app, share_id: first })} with role (omit for user); to unshare, call remove_group_share with the share_id`
+    : `None after the first ${skip}: call again with a smaller skip`;
   return {
-    text: [head, ...lines, note].join('\n'),
-    next: `To change a group's role call ${nextCall(ctx.config, 'update_group_share', { app_id: app, share_id: first })} with role (omit for user); to unshare, call remove_group_share with the share_id.`,
-    structured: { shares: shown, total: shares.length },
+    text: [head, ...lines, ...tail, note].join('\n'),
+    next: `${change}${rest ? `; the other shares: ${rest}` : ''}.`,
+    structured: { shares: shown, total: shares.length, ...(nextSkip !== undefined ? { next_skip: nextSkip } : {}) },
   };
 }
