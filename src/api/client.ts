@@ -256,8 +256,8 @@ export function createApiClient(options: ApiClientOptions) {
         },
         call,
       ),
-    readAppConversation: async (appId: string, limit: number, call: CallOptions = {}) =>
-      send(get(paths.readAppConversation(appId), token, ConversationSchema, { query: { limit } }), call),
+    readAppConversation: async (appId: string, limit: number, call: CallOptions = {}, skip = 0) =>
+      send(get(paths.readAppConversation(appId), token, ConversationSchema, { query: skip ? { limit, skip } : { limit } }), call),
 
     // Monitoring
     monitoringHealth: async (call: CallOptions = {}) => send(get(paths.monitoringHealth(), 'none', HealthSchema, { monitoring: true }), call),

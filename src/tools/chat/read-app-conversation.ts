@@ -13,6 +13,8 @@ const CONTENT_CHARS = 300;
 const QUESTION_CHARS = 800;
 /** Rough tokens the message lines may take; the structured copy is as large, so both stay under 2,000. */
 const LINES_BUDGET = 700;
+/** Only bounds the input: a conversation of a million messages is not read by paging through it. */
+const MAX_SKIP = 1_000_000;
 
 export const readAppConversation = defineTool({
   name: 'read_app_conversation',
@@ -22,6 +24,7 @@ export const readAppConversation = defineTool({
   input: {
     app_id: appId,
     limit: z.int().min(1).max(MAX_LIMIT).default(10).describe('How many of the newest messages to read.'),
+    skip: z.int().min(0).max(MAX_SKIP).optional().describe('Newest messages to skip (to read older ones).'),
   },
   output: {
     messages: z.array(
@@ -34,6 +37,7 @@ export const readAppConversation = defineTool({
     hidden_skipped: z.number(),
     left_out: z.number().describe('Older messages left out for size.'),
     waiting_for_input: z.boolean().describe('true: the AI waits for an answer.'),
+    next_skip: z.number().optional().describe('skip value for older messages.'),
   },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   cost: 'none',
@@ -42,16 +46,20 @@ export const readAppConversation = defineTool({
     403: "The credential may not read this app's chat; workspace API keys are refused by chat endpoints.",
     404: "App not found (or not in the credential's workspace).",
   },
-  async run({ app_id, limit }, ctx) {
-    const conversation = await ctx.api.readAppConversation(app_id, limit, { signal: ctx.signal });
-    return describeConversation(ctx, app_id, conversation.messages.slice(-limit));
+  async run({ app_id, limit, skip = 0 }, ctx) {
+    const conversation = await ctx.api.readAppConversation(app_id, limit, { signal: ctx.signal }, skip);
+    return describeConversation(ctx, app_id, conversation.messages.slice(-limit), { limit, skip });
   },
 });
 
-function describeConversation(ctx: ToolContext, app_id: string, recent: ChatMessage[]): ToolResult {
+function describeConversation(ctx: ToolContext, app_id: string, recent: ChatMessage[], { limit, skip }: { limit: number; skip: number }): ToolResult {
   const visible = recent.filter((message) => !message.hidden);
   const shown = withinBudget(visible);
   const leftOut = visible.length - shown.length;
+  // Older messages: those left out for size, or, when the page came back full, whatever precedes it.
+  const covered = recent.length - leftOutRaw(recent, leftOut);
+  const nextSkip = leftOut > 0 || recent.length >= limit ? skip + covered : undefined;
+  const older = nextSkip === undefined ? '' : nextCall(ctx.config, 'read_app_conversation', { app_id, limit: limit === 10 ? undefined : limit, skip: nextSkip });
   const waiting = shown.filter((message) => message.waiting).at(-1);
   const hidden = recent.length - visible.length;
   const notes = [hidden ? `${hidden} hidden skipped` : '', leftOut ? `${leftOut} older left out for size` : ''].filter(Boolean);
@@ -62,18 +70,33 @@ function describeConversation(ctx: ToolContext, app_id: string, recent: ChatMess
     ...shown.map((message, i) => `${i + 1}. ${lineOf(message)}`),
   ];
   if (waiting) lines.push(`THE AI IS WAITING FOR AN ANSWER to message ${shown.indexOf(waiting) + 1}: it cannot continue until the user answers.`);
+  if (older) lines.push(`Older messages${leftOut > 0 ? '' : ' may'} precede these: ${older}.`);
   return {
     text: lines.join('\n'),
     next: waiting
       ? `Show the question to the user and send their answer with ${nextCall(ctx.config, 'send_app_chat_message', { app_id, content: "<the user's answer>" })} (it consumes credits; a confirmation will be asked).`
-      : 'Nothing more is needed.',
+      : older
+        ? `Nothing more is needed, unless the user asks about earlier messages: ${older}.`
+        : 'Nothing more is needed.',
     structured: {
       messages: shown.map((message) => ({ role: message.role, content: message.content, tool_calls: message.toolCalls })),
       hidden_skipped: hidden,
       left_out: leftOut,
       waiting_for_input: waiting !== undefined,
+      ...(nextSkip !== undefined ? { next_skip: nextSkip } : {}),
     },
   };
+}
+
+/** How many of the oldest raw messages (hidden ones among them) lie before the oldest of the newest `leftOut`-free run. */
+function leftOutRaw(recent: ChatMessage[], leftOut: number): number {
+  if (leftOut === 0) return 0;
+  let visibleSeen = 0;
+  for (let i = 0; i < recent.length; i++) {
+    if (!recent[i]!.hidden) visibleSeen += 1;
+    if (visibleSeen === leftOut) return i + 1;
+  }
+  return recent.length;
 }
 
 function lineOf(message: ShownMessage): string {

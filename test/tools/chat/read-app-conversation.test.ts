@@ -12,6 +12,20 @@ describe('read_app_conversation', () => {
   afterAll(() => h.close());
   beforeEach(() => h.sandbox.reset());
 
+  it('reaches older messages: a full page names the skip that reads the ones before it', async () => {
+    // 4 messages in app_demo's conversation (one hidden): a page of 2 is full, so older ones may precede it.
+    const first = await h.call('read_app_conversation', { app_id: 'app_demo', limit: 2 });
+    expect(first.structured?.next_skip).toBe(2);
+    expect(first.text).toContain('Older messages may precede these: read_app_conversation {"app_id":"app_demo","limit":2,"skip":2}.');
+    const second = await h.call('read_app_conversation', { app_id: 'app_demo', limit: 2, skip: 2 });
+    expect(h.sandbox.requests.at(-1)?.query).toBe('limit=2&skip=2');
+    const contents = [first, second].flatMap((result) => (result.structured?.messages as Array<{ content: string }>).map((message) => message.content));
+    expect(contents).toContain('Add a weekly view to the planner, starting on Monday.');
+    expect(contents).toContain('Done: the planner has a weekly view that starts on Monday.');
+    const third = await h.call('read_app_conversation', { app_id: 'app_demo', limit: 2, skip: 4 });
+    expect(third.structured?.next_skip).toBeUndefined();
+  });
+
   it('asks for the last 10 messages with the bearer token, and shows them oldest first without hidden ones', async () => {
     const result = await h.call('read_app_conversation', { app_id: 'app_demo' });
     const [request] = h.sandbox.requests;
