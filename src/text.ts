@@ -4,6 +4,8 @@
  * redacted in the forms an echo can take.
  */
 
+import { viewsOf } from './views.js';
+
 // C0 and C1 controls (other than the whitespace that sanitize collapses) and DEL: replaced by a space.
 const CONTROL = /[\u0000-\u0008\u000e-\u001f\u007f-\u009f]/g;
 // Characters that are invisible or reorder text: soft hyphen, Arabic letter mark, Mongolian vowel
@@ -12,10 +14,15 @@ const CONTROL = /[\u0000-\u0008\u000e-\u001f\u007f-\u009f]/g;
 // (U+E0000–U+E007F), which can carry a hidden message. Removed outright.
 const INVISIBLE = /[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\u{e0000}-\u{e007f}]/gu;
 const INVISIBLE_CLASS = '[\\s\\u00ad\\u061c\\u180e\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u2069\\ufeff\\u{e0000}-\\u{e007f}]';
-// Quote marks that could look like the end of our own quotes.
-const QUOTES = /["\u201c\u201d\u201e\u201f\u2033\uff02]/g;
+// Quote marks, and the marks that look like one, that could pass for the end of our own quotes:
+// double quotes and their curly, low, reversed, prime, ditto and fullwidth look-alikes
+// (U+02BA U+02DD U+02EE U+201C-U+201F U+2033 U+2036 U+3003 U+301D-U+301F U+FF02), guillemets
+// (U+00AB U+00BB U+2039 U+203A), ornaments (U+275B-U+2760, U+1F676-U+1F678), and the single
+// quotes and primes an eye takes for one (U+02B9 U+02BB-U+02BD U+2018-U+201B U+2032 U+2035 U+FF07,
+// U+2E42). All fold to an apostrophe, which our quotes never use.
+const QUOTES = /["\u00ab\u00bb\u02b9-\u02bd\u02dd\u02ee\u2018-\u201f\u2032\u2033\u2035\u2036\u2039\u203a\u275b-\u2760\u2e42\u3003\u301d-\u301f\uff02\uff07\u{1f676}-\u{1f678}]/gu;
 
-export const ELLIPSIS = '…';
+export const ELLIPSIS = '\u2026';
 
 /** Removes hidden and reordering characters and control characters; keeps line breaks. */
 export function strip(text: string): string {
@@ -44,7 +51,7 @@ export function idText(value: string): string {
 
 /** Text with a sentence after it: no doubled full stop when the text already ends one. */
 export function sentence(text: string): string {
-  return /[.!?…]["']?$/.test(text) ? text : `${text}.`;
+  return /[.!?\u2026]["']?$/.test(text) ? text : `${text}.`;
 }
 
 /** A length of time as a person reads it: "300 ms", "12 s", "15 min", "2 min 5 s". */
@@ -59,17 +66,35 @@ export function duration(ms: number): string {
 
 export type Redact = (text: string) => string;
 
+/**
+ * Text as the service wrote it, cut to `max` UTF-16 units (an ellipsis marks the cut; never half a
+ * character). The first thing done to every upstream string, so nothing after it sees more.
+ */
+export function limit(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let end = max - 1;
+  // A high surrogate at the cut would leave half a character.
+  if (end > 0 && /[\ud800-\udbff]/.test(text[end - 1]!)) end--;
+  return `${text.slice(0, end)}${ELLIPSIS}`;
+}
+
 /** Shorter secrets are not redacted: four characters would match ordinary words. */
 const MIN_SECRET = 4;
+/** Shorter secrets are not looked for in decoded views: decoded noise would hold them by chance. */
+const MIN_VIEW_SECRET = 8;
 /** A base64 run must be at least this long to count as an encoded secret. */
 const MIN_BASE64_CORE = 6;
 const REDACTED = '[redacted]';
+/** What stands in for a text whose decoded views hold a credential. */
+export const WITHHELD = '[withheld: this text contained a credential]';
 
 /**
  * A function that replaces every configured secret with [redacted], in the forms an upstream echo can
  * take: as is, split by whitespace or invisible characters, URL-encoded, JSON-escaped, and base64 or
  * base64url at any byte alignment (so `Bearer <secret>` and `user:<secret>` encodings are caught
- * too). A text cut short by our own trimming never ends in the first characters of a secret.
+ * too). A text cut short by our own trimming never ends in the first characters of a secret. A text
+ * that still holds a secret in any decoded view (URL, JSON or HTML escapes undone, hex or base64
+ * runs decoded, case folded) is withheld whole.
  */
 export function redactor(secrets: readonly string[]): Redact {
   const unique = [...new Set(secrets)].filter((secret) => secret.length >= MIN_SECRET).sort((a, b) => b.length - a.length);
@@ -77,19 +102,41 @@ export function redactor(secrets: readonly string[]): Redact {
   const patterns = unique.flatMap(patternsFor);
   const cores = unique.flatMap(base64Cores);
   const encoded = cores.length ? new RegExp(cores.map(escape).join('|'), 'g') : undefined;
+  const needles = viewNeedles(unique);
   return (text) => {
     let out = text;
     for (const pattern of patterns) out = out.replace(pattern, REDACTED);
     if (encoded) out = redactRuns(out, encoded);
+    if (holdsNeedle(out, needles)) return WITHHELD;
     return cutPrefixes(out, unique);
   };
 }
 
+/** Each secret long enough for views, case-folded, also as its UTF-8 bytes read as Latin-1 (how decoded bytes appear). */
+function viewNeedles(secrets: string[]): string[] {
+  const long = secrets.filter((secret) => secret.length >= MIN_VIEW_SECRET);
+  return [...new Set(long.flatMap((secret) => [secret, Buffer.from(secret, 'utf8').toString('latin1')]).map((needle) => needle.toLowerCase()))];
+}
+
+function holdsNeedle(text: string, needles: string[]): boolean {
+  if (needles.length === 0 || text.length < MIN_VIEW_SECRET) return false;
+  return viewsOf(text).some((view) => needles.some((needle) => view.includes(needle)));
+}
+
+/** Whitespace and invisible characters, which the split pattern allows between a secret's characters. */
+const SPLITTING = new RegExp(`^${INVISIBLE_CLASS}$`, 'u');
+
+/**
+ * The secret split by whitespace or invisible characters, and its literal encodings. The secret's
+ * own whitespace is left out of the split pattern: a character the `[...]*` between letters also
+ * matches would make the regex backtrack quadratically over a long run of it.
+ */
 function patternsFor(secret: string): RegExp[] {
-  const split = Array.from(secret).map(escape).join(`${INVISIBLE_CLASS}*`);
-  const literal = new Set([encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1)]);
-  literal.delete(secret);
-  return [new RegExp(split, 'gu'), ...[...literal].map((form) => new RegExp(escape(form), 'g'))];
+  const letters = Array.from(secret).filter((char) => !SPLITTING.test(char));
+  const split = letters.length >= MIN_SECRET ? [new RegExp(letters.map(escape).join(`${INVISIBLE_CLASS}*`), 'gu')] : [];
+  const literal = new Set([secret, encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1)]);
+  if (split.length > 0) literal.delete(secret); // the split pattern matches it as is
+  return [...split, ...[...literal].map((form) => new RegExp(escape(form), 'g'))];
 }
 
 const BASE64_CHAR = /[A-Za-z0-9+/_=-]/;
@@ -136,17 +183,39 @@ function base64Cores(secret: string): string[] {
   return [...cores];
 }
 
-/** A trimmed text that ends in the start of a secret: that start is redacted too. */
+/**
+ * A trimmed text that ends in the start of a secret: that start is redacted too. Each ellipsis is
+ * checked against the few characters before it (never more than the longest secret), so the cost
+ * stays linear however many ellipses and long words the text holds.
+ */
 function cutPrefixes(text: string, secrets: string[]): string {
   if (!text.includes(ELLIPSIS)) return text;
-  return text.replace(/(\S+)\u2026/g, (match, before: string) => {
-    for (const secret of secrets) {
-      for (let length = Math.min(secret.length - 1, before.length); length >= MIN_SECRET; length--) {
-        if (before.endsWith(secret.slice(0, length))) return `${before.slice(0, before.length - length)}${REDACTED}${ELLIPSIS}`;
-      }
+  const reach = secrets[0]!.length - 1;
+  const chars = new Set(secrets.flatMap((secret) => [...secret]));
+  let out = '';
+  let from = 0;
+  for (let at = text.indexOf(ELLIPSIS); at !== -1; at = text.indexOf(ELLIPSIS, at + 1)) {
+    const length = secretStartBefore(text, at, Math.max(from, at - reach), secrets, chars);
+    if (length === 0) continue;
+    out += `${text.slice(from, at - length)}${REDACTED}`;
+    from = at;
+  }
+  return from === 0 ? text : out + text.slice(from);
+}
+
+/** The length of the longest start of a secret (at least MIN_SECRET) ending at `end`, or 0. */
+function secretStartBefore(text: string, end: number, floor: number, secrets: string[], chars: Set<string>): number {
+  // Only the characters secrets are made of can be part of one: a run of ellipses stops at once.
+  let word = end;
+  while (word > floor && chars.has(text[word - 1]!)) word--;
+  if (end - word < MIN_SECRET) return 0;
+  for (const secret of secrets) {
+    for (let length = Math.min(secret.length - 1, end - word); length >= MIN_SECRET; length--) {
+      // The first character rules out almost every length before a comparison of the rest.
+      if (text[end - length] === secret[0] && text.startsWith(secret.slice(0, length), end - length)) return length;
     }
-    return match;
-  });
+  }
+  return 0;
 }
 
 function escape(text: string): string {
@@ -157,15 +226,20 @@ function escape(text: string): string {
 const MAX_DEPTH = 64;
 
 /**
- * A JSON value with `fix` applied to every string, keys included (an echo can hide in either).
- * Objects and arrays are copied; values nested deeper than 64 levels become "[too deep]".
+ * A JSON value with `fix` applied to every string and `fixKey` (by default `fix`) to every key (an
+ * echo can hide in either). Objects and arrays are copied; values nested deeper than 64 levels
+ * become "[too deep]".
  */
-export function mapStrings<T>(value: T, fix: (text: string) => string, depth = 0): T {
+export function mapStrings<T>(value: T, fix: (text: string) => string, fixKey: (text: string) => string = fix): T {
+  return mapDeep(value, fix, fixKey, 0);
+}
+
+function mapDeep<T>(value: T, fix: (text: string) => string, fixKey: (text: string) => string, depth: number): T {
   if (typeof value === 'string') return fix(value) as T;
   if (value === null || typeof value !== 'object') return value;
   if (depth >= MAX_DEPTH) return '[too deep]' as T;
-  if (Array.isArray(value)) return value.map((item) => mapStrings(item, fix, depth + 1)) as T;
+  if (Array.isArray(value)) return value.map((item) => mapDeep(item, fix, fixKey, depth + 1)) as T;
   const out: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) out[fix(key)] = mapStrings(item, fix, depth + 1);
+  for (const [key, item] of Object.entries(value)) out[fixKey(key)] = mapDeep(item, fix, fixKey, depth + 1);
   return out as T;
 }

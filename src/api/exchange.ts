@@ -2,7 +2,8 @@ import ky, { HTTPError } from 'ky';
 import type { z } from 'zod';
 import { AnswerTooLargeError, ApiError, AppError, CancelledError, UnexpectedAnswerError, UnreachableError } from '../errors.js';
 import type { Log } from '../log.js';
-import { mapStrings, sanitize, type Redact } from '../text.js';
+import { limit, mapStrings, sanitize, type Redact } from '../text.js';
+import { MAX_HTML_CHARS, MAX_NAME_CHARS, MAX_TEXT_CHARS } from './schemas.js';
 import type { SendAbort } from './deadline.js';
 import { discard, readText } from './read-body.js';
 import { requestedWaitMs, waitSeconds } from './retry-after.js';
@@ -94,7 +95,7 @@ export async function exchange<T>(
 async function failed(response: Response, context: ExchangeContext): Promise<Attempt<never>> {
   const text = await readText(response, MAX_ERROR_BODY_BYTES).catch(() => '');
   const waitMs = requestedWaitMs(response.headers, context.now());
-  const body = mapStrings(lenient(text), context.redact);
+  const body = mapStrings(lenient(text), (string) => context.redact(limit(string, MAX_TEXT_CHARS)), (key) => context.redact(limit(key, MAX_NAME_CHARS)));
   return { error: new ApiError(response.status, body, waitSeconds(waitMs)), waitMs };
 }
 
@@ -107,11 +108,16 @@ function decode<T>(text: string, type: string, request: ApiRequest<T>, context: 
     context.log.debug(`${label(request)} answered: ${sanitize(context.redact(text.slice(0, 4096)), 100)}`);
     return unexpected(`a ${type} body, not JSON`, request, context.log);
   }
-  const parsed = request.schema.safeParse(mapStrings(body, context.redact));
-  if (parsed.success) return { value: parsed.data };
+  // The shape first, on the answer as sent, so a too-long id is named with its true length; the
+  // schema cuts each known string to its kind's limit, and every other string is cut here.
+  const parsed = request.schema.safeParse(body);
+  if (parsed.success) {
+    const value = mapStrings(parsed.data, (string) => context.redact(limit(string, MAX_HTML_CHARS)), (key) => context.redact(limit(key, MAX_NAME_CHARS)));
+    return { value };
+  }
   const issues = parsed.error.issues
     .slice(0, 3)
-    .map((issue) => `${sanitize(issue.path.map(String).join('.'), 40) || 'answer'}: ${sanitize(issue.message, 80)}`);
+    .map((issue) => `${sanitize(issue.path.slice(0, 10).map((part) => limit(String(part), 100)).join('.'), 40) || 'answer'}: ${sanitize(limit(issue.message, 200), 120)}`);
   return unexpected(issues.join('; '), request, context.log);
 }
 
