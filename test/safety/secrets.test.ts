@@ -78,6 +78,8 @@ describe('secrets never reach the model or a log', () => {
       return { action: 'decline' };
     });
     const args = { app_id: 'app_demo', campaign_name: `Campaign ${SECRET}`, campaign_type: 'SMART', daily_budget_micros: 1_000_000, landing_page: 'https://x.example.com' };
+    // The token here is no sandbox token: the warning's read (issue 16, on the warning and before the form) is answered as if valid.
+    h.sandbox.script({ method: 'GET', status: 200, body: [], times: 2 });
     const warning = await h.call('create_ad_campaign', args);
     await h.call('create_ad_campaign', { ...args, confirm: true });
     expect(asked).toHaveLength(1);

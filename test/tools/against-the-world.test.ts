@@ -49,7 +49,8 @@ describe('every tool against the simulated world', () => {
     };
     const warning = await h.call('create_ad_campaign', campaign);
     expect(warning.text).toMatch(/^CONFIRMATION NEEDED/);
-    expect(h.sandbox.requests).toHaveLength(0);
+    // Only the warning's read (issue 16): the fast campaign list, no write.
+    expect(h.sandbox.requests.map((request) => `${request.method} ${request.rawPath}?${request.query}`)).toEqual(['GET /api/apps/app_demo/adnet-ads/campaigns?include_metrics=false']);
     const created = await h.call('create_ad_campaign', { ...campaign, confirm: true });
     expect(created.isError, created.text).toBe(false);
     const id = /Created campaign (\S+)/.exec(created.text)?.[1];

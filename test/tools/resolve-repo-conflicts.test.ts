@@ -58,6 +58,8 @@ async function startUpstream() {
   let notify: (() => void) | undefined;
   const server = createServer((req, res: ServerResponse) => {
     req.resume();
+    // The warning's read of the conversation answers at once; only the POST waits for the test.
+    if (req.method === 'GET') return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"messages":[]}');
     let aborted!: () => void;
     const closed = new Promise<void>((resolve) => (aborted = resolve));
     res.on('close', () => {
@@ -91,6 +93,9 @@ describe('resolve_repo_conflicts', () => {
   });
   afterEach(() => h.close());
 
+  /** Every request but the warning's read of the conversation: what could run an AI turn. */
+  const writes = () => h.sandbox.requests.filter((request) => request.method !== 'GET');
+
   async function confirmed(args: Record<string, unknown> = ARGS) {
     const warning = await h.call('resolve_repo_conflicts', args);
     expect(warning.text).toMatch(/^CONFIRMATION NEEDED\. Nothing was sent\./);
@@ -101,7 +106,7 @@ describe('resolve_repo_conflicts', () => {
     it('warns about credits and duration and sends nothing on the first call', async () => {
       const result = await h.call('resolve_repo_conflicts', ARGS);
       expect(result.isError).toBe(false);
-      expect(h.sandbox.requests).toHaveLength(0);
+      expect(writes()).toHaveLength(0);
       expect(result.text).toMatchInlineSnapshot(`
         "CONFIRMATION NEEDED. Nothing was sent.
         Run an AI turn over the conflicted files of app app_demo and publish the resolution on the repository's default branch.
@@ -119,10 +124,10 @@ describe('resolve_repo_conflicts', () => {
     });
 
     it('posts once, with the bearer token and no body, when confirmed', async () => {
-      h.sandbox.script({ status: 200, body: { status: 'resolved' } });
+      h.sandbox.script({ method: 'POST', status: 200, body: { status: 'resolved' } });
       await confirmed();
-      expect(h.sandbox.requests).toHaveLength(1);
-      const [request] = h.sandbox.requests;
+      expect(writes()).toHaveLength(1);
+      const [request] = writes();
       expect(request?.method).toBe('POST');
       expect(request?.rawPath).toBe(PATH);
       expect(request?.headers.authorization).toBe(`Bearer ${h.config.accessToken}`);
@@ -139,15 +144,15 @@ describe('resolve_repo_conflicts', () => {
       const late = await h.call('resolve_repo_conflicts', { ...ARGS, confirm: true });
       expect(late.text).toMatch(/^NOT SENT: .*expires after 10 minutes/);
       expect([cold, changed, late].every((result) => result.isError)).toBe(true);
-      expect(h.sandbox.requests).toHaveLength(0);
+      expect(writes()).toHaveLength(0);
     });
 
     it('needs a new warning to run again after a result', async () => {
-      h.sandbox.script({ status: 200, body: { status: 'conflict' }, times: 2 });
+      h.sandbox.script({ method: 'POST', status: 200, body: { status: 'conflict' }, times: 2 });
       await confirmed();
       const again = await h.call('resolve_repo_conflicts', { ...ARGS, confirm: true });
       expect(again.text).toMatch(/^NOT SENT/);
-      expect(h.sandbox.requests).toHaveLength(1);
+      expect(writes()).toHaveLength(1);
     });
   });
 
@@ -203,7 +208,7 @@ describe('resolve_repo_conflicts', () => {
     ];
     for (const [body, isError, text] of outcomes) {
       it(`reports ${JSON.stringify(body)} with the next step`, async () => {
-        h.sandbox.script({ status: 200, body });
+        h.sandbox.script({ method: 'POST', status: 200, body });
         const result = await confirmed();
         expect(result.text).toBe(text);
         expect(result.isError).toBe(isError);
@@ -225,11 +230,11 @@ describe('resolve_repo_conflicts', () => {
     ];
     for (const [name, response, patterns] of cases) {
       it(`explains ${name}`, async () => {
-        h.sandbox.script({ ...response, times: 3 });
+        h.sandbox.script({ method: 'POST', ...response, times: 3 });
         const result = await confirmed();
         expect(result.isError).toBe(true);
         for (const pattern of patterns) expect(result.text).toMatch(pattern);
-        expect(h.sandbox.requests).toHaveLength(1);
+        expect(writes()).toHaveLength(1);
       });
     }
   });
@@ -241,25 +246,25 @@ describe('resolve_repo_conflicts', () => {
       ['a dropped connection', { status: 200, drop: true }],
     ] as const) {
       it(`says OUTCOME UNKNOWN after ${name}; the next warning names the attempt`, async () => {
-        h.sandbox.script({ ...response, times: 3 });
+        h.sandbox.script({ method: 'POST', ...response, times: 3 });
         const result = await confirmed();
         expect(result.isError).toBe(true);
         expect(result.text).toMatch(/^OUTCOME UNKNOWN: .*The AI run may still finish and publish to the default branch, and credits may have been used\./);
-        expect(h.sandbox.requests).toHaveLength(1);
+        expect(writes()).toHaveLength(1);
         const again = await h.call('resolve_repo_conflicts', ARGS);
         expect(again.text).toContain('Earlier attempt: a confirmed call with these arguments at 2026-11-02T09:00:00.000Z ended with an unknown outcome');
-        expect(h.sandbox.requests).toHaveLength(1);
+        expect(writes()).toHaveLength(1);
       });
     }
 
     it('says OUTCOME UNKNOWN when the run outlasts APPMGMT_RESOLVE_TIMEOUT_MS', async () => {
       await h.close();
       h = await connect({ clock, config: { resolveTimeoutMs: 150 } });
-      h.sandbox.script({ status: 200, hang: true });
+      h.sandbox.script({ method: 'POST', status: 200, hang: true });
       const result = await confirmed();
       h.sandbox.release();
       expect(result.text).toMatch(/^OUTCOME UNKNOWN: no whole answer within 150 ms\. The AI run may still finish/);
-      expect(h.sandbox.requests).toHaveLength(1);
+      expect(writes()).toHaveLength(1);
     });
   });
 

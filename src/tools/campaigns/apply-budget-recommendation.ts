@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Suggestion } from '../../api/schemas.js';
 import { InputError, RefusedError } from '../../errors.js';
 import { idText, quote, sanitize } from '../../text.js';
 import { defineTool, type ToolContext, type Warning } from '../define.js';
@@ -75,15 +76,51 @@ export const applyBudgetRecommendation = defineTool({
   },
 });
 
+/**
+ * The recommendation must be a CAMPAIGN_BUDGET suggestion of this campaign, acting on it, with the amount it shows now.
+ * @throws RefusedError naming what did not match; nothing was sent.
+ */
+function checkRecommendation(args: Args, suggestions: Suggestion[]): void {
+  const { campaign_id, recommendation_resource_name: name, recommended_daily_budget_micros: micros } = args;
+  const campaign = idText(campaign_id);
+  const read = `Nothing was sent. Read the suggestions with list_campaign_suggestions for campaign ${campaign} and pass one exactly.`;
+  const suggestion = suggestions.find((s) => s.recommendation_type === 'CAMPAIGN_BUDGET' && s.recommendation_resource_name === name);
+  if (!suggestion) {
+    throw new RefusedError(
+      `Refused: no budget suggestion of campaign ${campaign} names ${quote(name, 300)} now: it may belong to another campaign or ad account, be applied already, or be dismissed. ${read}`,
+    );
+  }
+  const targets = suggestion.action_payload?.campaign_ids ?? [];
+  if (!suggestion.action || (targets.length > 0 && !targets.includes(campaign_id))) {
+    throw new RefusedError(
+      `Refused: this recommendation is for an ad-platform campaign not managed here (another campaign or ad account), not for campaign ${campaign}: the service cannot apply it here. Apply it at the ad platform, if at all. Nothing was sent.`,
+    );
+  }
+  const current = suggestion.recommended_daily_budget_micros;
+  if (typeof current === 'number' && current !== micros) {
+    throw new RefusedError(
+      `Refused: the recommendation now shows recommended_daily_budget_micros ${current} (${money(current)} a day), not ${micros}: the ad platform changed its figure. ${read}`,
+    );
+  }
+}
+
 type Args = { app_id: string; campaign_id: string; recommendation_resource_name: string; recommended_daily_budget_micros: number };
 
-/** Reads the campaign's current budget, so the user sees current → new and the monthly difference. @throws RefusedError for a deleted campaign. */
+/**
+ * Reads the campaign's current budget, so the user sees current → new and the monthly difference,
+ * then its suggestions, so only a recommendation the service lists for this campaign is warned about
+ * (issue 16: another campaign's or another ad account's recommendation is refused before the gate
+ * remembers anything). Both reads are the cheapest that prove what they must: the campaign GET
+ * proves the token, app and campaign; the suggestion list is the only read that names recommendations.
+ * @throws RefusedError for a deleted campaign or a recommendation this campaign cannot apply.
+ */
 async function warning(args: Args, { api, signal }: ToolContext): Promise<Warning> {
   const { app_id, campaign_id, recommended_daily_budget_micros: next } = args;
   const campaign = await api.getAdCampaign(app_id, campaign_id, { signal });
   if (campaign.status === 'REMOVED') {
     throw new RefusedError(`Campaign ${idText(campaign_id)} is deleted (REMOVED): its budget cannot change. Nothing was sent.`);
   }
+  checkRecommendation(args, await api.listCampaignSuggestions(app_id, campaign_id, { signal }));
   const current = campaign.daily_budget_micros;
   const known = typeof current === 'number';
   const difference = known ? monthly(next) - monthly(current) : 0;
@@ -96,7 +133,7 @@ async function warning(args: Args, { api, signal }: ToolContext): Promise<Warnin
     `- recommended_daily_budget_micros: ${next} (${money(next)} a day)`,
     '- recommendation_type: CAMPAIGN_BUDGET',
     CONFIRMATION_NOT_VALUE,
-    'Applying twice is safe: the service answers already_applied.',
+    'If it is applied meanwhile, the service answers already_applied and changes nothing.',
   ];
   if (campaign.status === 'PAUSED') details.push('The campaign is PAUSED: nothing is spent until it is resumed.');
   return {

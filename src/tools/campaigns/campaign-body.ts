@@ -3,6 +3,7 @@ import type { Config } from '../../config.js';
 import { InputError, RefusedError } from '../../errors.js';
 import { appId, text } from '../fields.js';
 import { money } from '../format.js';
+import { checkSettings, type MoneyValue } from './campaign-settings.js';
 
 // Bounds on the inputs, so a warning that lists the whole request stays readable (and small).
 const MAX_NAME = 255;
@@ -50,7 +51,7 @@ export const campaignInput = {
   campaign_settings: z
     .looseObject({ language_code: text(20, 0).optional().describe('e.g. "en".') })
     .optional()
-    .describe('Other keys are passed through.'),
+    .describe('Other keys pass through, shown whole (limits named if broken).'),
 };
 
 type CampaignArgs = z.infer<z.ZodObject<typeof campaignInput>>;
@@ -84,16 +85,20 @@ export interface CampaignPlan {
   ignored: string[];
   /** Ad-platform limits the inputs break: the platform enforces them, we only warn. */
   platformWarnings: string[];
+  /** Money-like values inside campaign_settings (bids, costs in micros): the warning's cost line names each. */
+  settingsMoney: MoneyValue[];
 }
 
 /**
  * The one normalization used by both the warning and the request, so what is sent is what was warned about.
- * @throws InputError naming the field and rule; RefusedError when the budget is above APPMGMT_MAX_DAILY_BUDGET_MICROS.
+ * @throws InputError naming the field and rule (campaign_settings: the bound it breaks); RefusedError when
+ *   the budget, or an amount inside campaign_settings, is above APPMGMT_MAX_DAILY_BUDGET_MICROS.
  */
 export function planCampaign(args: CampaignArgs, config: Pick<Config, 'maxDailyBudgetMicros'>): CampaignPlan {
   const smart = args.campaign_type === 'SMART';
   checkBudget(args.daily_budget_micros, config.maxDailyBudgetMicros);
   checkUrl('landing_page', args.landing_page);
+  const settingsMoney = args.campaign_settings === undefined ? [] : checkSettings(args.campaign_settings, config.maxDailyBudgetMicros);
   if (args.phone_number !== undefined && !E164.test(args.phone_number)) {
     throw new InputError('phone_number', 'must be E.164: + then country code and number, digits only, e.g. +14155550100');
   }
@@ -119,6 +124,7 @@ export function planCampaign(args: CampaignArgs, config: Pick<Config, 'maxDailyB
     body,
     ignored: smart ? PMAX_ONLY.filter((field) => args[field] !== undefined) : [],
     platformWarnings: platformWarnings(args),
+    settingsMoney,
   };
 }
 

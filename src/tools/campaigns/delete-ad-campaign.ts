@@ -47,7 +47,11 @@ export const deleteAdCampaign = defineTool({
   },
 });
 
-/** Reads the campaign, so the user sees which one goes. @throws RefusedError when it is already deleted. */
+/**
+ * Reads the campaign, so the user sees which one goes. The same read proves the token, the app and the
+ * campaign before the gate remembers anything (issue 16): a 401 or 404 ends the call here.
+ * @throws RefusedError when it is already deleted.
+ */
 async function warning({ app_id, campaign_id }: { app_id: string; campaign_id: string }, { api, signal }: ToolContext): Promise<Warning> {
   const campaign = await api.getAdCampaign(app_id, campaign_id, { signal });
   if (campaign.status === 'REMOVED') {

@@ -51,7 +51,11 @@ export const resumeAdCampaign = defineTool({
   },
 });
 
-/** Reads the campaign, so the user sees what resuming will spend. @throws RefusedError for a deleted campaign. */
+/**
+ * Reads the campaign, so the user sees what resuming will spend. The same read proves the token, the
+ * app and the campaign before the gate remembers anything (issue 16): a 401 or 404 ends the call here.
+ * @throws RefusedError for a deleted campaign.
+ */
 async function warning({ app_id, campaign_id }: { app_id: string; campaign_id: string }, { api, signal }: ToolContext): Promise<Warning> {
   const campaign = await api.getAdCampaign(app_id, campaign_id, { signal });
   if (campaign.status === 'REMOVED') {

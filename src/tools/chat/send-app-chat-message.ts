@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { ChatTurn } from '../../api/schemas.js';
 import type { Config } from '../../config.js';
 import { duration, idText, quote, sanitize } from '../../text.js';
-import { defineTool, type ToolResult } from '../define.js';
+import { defineTool, type ToolResult, type Warning } from '../define.js';
 import { appId, text } from '../fields.js';
 import { nextCall } from '../format.js';
 import { withProgress } from '../progress.js';
@@ -15,6 +15,8 @@ export const MAX_CONTENT_CHARS = 8_000;
 const WARNING_QUOTE_CHARS = 600;
 /** Characters of the builder's reply shown: keeps the result well under 2,000 tokens. */
 const REPLY_CHARS = 1_500;
+/** Messages the warning's read asks for: it only proves the token and the app, so the fewest the service allows. */
+const PROOF_READ_MESSAGES = 1;
 
 export const sendAppChatMessage = defineTool({
   name: 'send_app_chat_message',
@@ -35,16 +37,12 @@ export const sendAppChatMessage = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   cost: 'credits',
   gate: {
-    warn: ({ app_id, content }, { config }) => ({
-      action: `Send a message to the AI builder of app ${idText(app_id)} (one builder turn)`,
-      cost: 'the credits of one builder turn; the turn can change the app.',
-      details: [
-        `Message (${content.length} characters): ${quote(content, WARNING_QUOTE_CHARS)}`,
-        'Request: POST {"content": <the message>} with an X-Request-ID header, so the service runs a repeat with the same id at most once within 10 minutes.',
-        `It can take minutes: this server waits up to ${duration(config.resolveTimeoutMs)} (APPMGMT_RESOLVE_TIMEOUT_MS) and sends progress meanwhile.`,
-        'If the builder is busy, the message is queued (up to 7) and runs later, using credits then.',
-      ],
-    }),
+    warn: async ({ app_id, content }, { api, config, signal }) => {
+      // The cheapest read of a chat endpoint proves the token and the app before the gate remembers
+      // anything (issue 16): an unknown app is a 404 now, not a credit warning and a 404 after confirm.
+      await api.readAppConversation(app_id, PROOF_READ_MESSAGES, { signal });
+      return warningOf(app_id, content, config);
+    },
     unknownOutcome:
       "The builder turn may still run, change the app and use credits. Read the conversation with read_app_conversation to see whether the message arrived before sending it again.",
     requestId: true,
@@ -53,7 +51,7 @@ export const sendAppChatMessage = defineTool({
     400: 'The service refused the message; no builder turn ran. Fix what it says, then start over with a new warning.',
     401: 'The credential is missing, invalid or expired: set APPMGMT_ACCESS_TOKEN to a valid personal access token.',
     403: "The credential may not chat with this app's builder: it needs editor access, and workspace API keys are refused by chat endpoints.",
-    404: "App not found (or not in the credential's workspace).",
+    404: "App not found (or not in the credential's workspace): no builder turn ran and no credits were used. No operation lists apps: the app id comes from the user.",
     422: 'The message was rejected as invalid (for example empty or too long); nothing ran.',
     429: "Rate limit, or the builder's queue is full (7 waiting messages): nothing was queued. Wait a few minutes, then start over with a new warning.",
   },
@@ -64,6 +62,20 @@ export const sendAppChatMessage = defineTool({
     return describeTurn(ctx.config, app_id, turn);
   },
 });
+
+/** What one builder turn will do and cost. */
+function warningOf(app_id: string, content: string, config: Pick<Config, 'resolveTimeoutMs'>): Warning {
+  return {
+    action: `Send a message to the AI builder of app ${idText(app_id)} (one builder turn)`,
+    cost: 'the credits of one builder turn; the turn can change the app.',
+    details: [
+      `Message (${content.length} characters): ${quote(content, WARNING_QUOTE_CHARS)}`,
+      'Request: POST {"content": <the message>} with an X-Request-ID header, so the service runs a repeat with the same id at most once within 10 minutes.',
+      `It can take minutes: this server waits up to ${duration(config.resolveTimeoutMs)} (APPMGMT_RESOLVE_TIMEOUT_MS) and sends progress meanwhile.`,
+      'If the builder is busy, the message is queued (up to 7) and runs later, using credits then.',
+    ],
+  };
+}
 
 function describeTurn(config: Pick<Config, 'appId'>, app_id: string, turn: ChatTurn): ToolResult {
   const app = `app ${idText(app_id)}${turn.name ? ` (${quote(turn.name, 80)})` : ''}`;

@@ -53,7 +53,10 @@ export const deleteEmailTemplate = defineTool({
   },
 });
 
-/** Reads the template (never writes) to say exactly what disappears and which case applies. */
+/**
+ * Reads the template (never writes) to say exactly what disappears and which case applies. The same
+ * read proves the token, the app and the template before the gate remembers anything (issue 16).
+ */
 async function warning({ app_id, template_id }: Args, { api, signal }: ToolContext): Promise<Warning> {
   const template = await api.getEmailTemplate(app_id, template_id, { signal });
   const name = sanitize(template.name ?? '', 100);

@@ -6,6 +6,9 @@ import { appId } from '../fields.js';
 import { nextCall } from '../format.js';
 import { withProgress } from '../progress.js';
 
+/** Messages the warning's read asks for: it only proves the token and the app. */
+const PROOF_READ_MESSAGES = 1;
+
 export const resolveRepoConflicts = defineTool({
   name: 'resolve_repo_conflicts',
   title: 'Resolve Repository Conflicts',
@@ -19,14 +22,20 @@ export const resolveRepoConflicts = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   cost: 'credits',
   gate: {
-    warn: ({ app_id }, { config }) => ({
-      action: `Run an AI turn over the conflicted files of app ${idText(app_id)} and publish the resolution on the repository's default branch`,
-      cost: 'the credits of one AI turn, two if the repository moves on while publishing (one automatic retry).',
-      details: [
-        'Request: POST, no body.',
-        `It can take minutes: this server waits up to ${duration(config.resolveTimeoutMs)} (APPMGMT_RESOLVE_TIMEOUT_MS) and sends progress meanwhile.`,
-      ],
-    }),
+    warn: async ({ app_id }, { api, config, signal }) => {
+      // Repository endpoints have no read; the cheapest read of the same app with the same token is
+      // one chat message, where a needs_input question would also land. It proves the token and the
+      // app before the gate remembers anything (issue 16).
+      await api.readAppConversation(app_id, PROOF_READ_MESSAGES, { signal });
+      return {
+        action: `Run an AI turn over the conflicted files of app ${idText(app_id)} and publish the resolution on the repository's default branch`,
+        cost: 'the credits of one AI turn, two if the repository moves on while publishing (one automatic retry).',
+        details: [
+          'Request: POST, no body.',
+          `It can take minutes: this server waits up to ${duration(config.resolveTimeoutMs)} (APPMGMT_RESOLVE_TIMEOUT_MS) and sends progress meanwhile.`,
+        ],
+      };
+    },
     unknownOutcome:
       "The AI run may still finish and publish to the default branch, and credits may have been used. Check the repository's default branch and the app's chat (read_app_conversation) before resolving again.",
   },
@@ -34,7 +43,7 @@ export const resolveRepoConflicts = defineTool({
     400: 'Refused; no AI turn ran and no credits were used. Usually the workspace is out of credits: add credits in the service, then start over with a new warning.',
     401: 'The credential is missing, invalid or expired: set APPMGMT_ACCESS_TOKEN to a valid personal access token.',
     403: 'The credential may not do this: it needs editor access to the app, and workspace API keys are refused by repository endpoints.',
-    404: "App not found (or not in the credential's workspace).",
+    404: "App not found (or not in the credential's workspace): no AI turn ran and no credits were used. No operation lists apps: the app id comes from the user.",
     429: 'Rate limit: pull and conflict resolution share 20 requests per minute. Nothing ran (never retried automatically); wait a minute, then start over with a new warning.',
   },
   async run({ app_id }, ctx) {

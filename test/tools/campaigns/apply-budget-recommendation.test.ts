@@ -5,6 +5,22 @@ import { APP, CAMPAIGN, CAMPAIGN_PATH } from './fixtures.js';
 const RESOURCE = 'customers/7100000001/recommendations/rec_budget_1';
 const ARGS = { app_id: APP, campaign_id: 'cmp_1', recommendation_resource_name: RESOURCE, recommended_daily_budget_micros: 35_000_000 };
 const PATH = `${CAMPAIGN_PATH()}/budget-recommendation/apply`;
+const SUGGESTIONS_PATH = `${CAMPAIGN_PATH()}/optimization-suggestions`;
+/** The suggestion list the warning reads: the recommendation, acting on cmp_1, at the amount of ARGS. */
+const SUGGESTIONS = [
+  {
+    id: 'rec_budget_1',
+    severity: 'high',
+    title: 'Raise your budget',
+    description: 'Limited by budget.',
+    action: 'edit_budget',
+    action_payload: { campaign_ids: ['cmp_1'], field: 'daily_budget_micros', value: 35_000_000 },
+    source: 'adnet',
+    recommendation_type: 'CAMPAIGN_BUDGET',
+    recommendation_resource_name: RESOURCE,
+    recommended_daily_budget_micros: 35_000_000,
+  },
+];
 
 describe('apply_budget_recommendation', () => {
   let h: Harness;
@@ -16,17 +32,22 @@ describe('apply_budget_recommendation', () => {
 
   const apply = (extra: Record<string, unknown> = {}) => h.call('apply_budget_recommendation', { ...ARGS, ...extra });
   const writes = () => h.sandbox.requests.filter((request) => request.method !== 'GET');
+  /** Scripts the warning's two reads: the campaign, then its suggestions. */
+  function reads(campaign: Record<string, unknown> = CAMPAIGN, suggestions: unknown = SUGGESTIONS) {
+    h.sandbox.script({ method: 'GET', path: CAMPAIGN_PATH(), status: 200, body: campaign });
+    h.sandbox.script({ method: 'GET', path: SUGGESTIONS_PATH, status: 200, body: suggestions });
+  }
   async function confirmed(answer: { status: number; body?: unknown }) {
-    h.sandbox.script({ status: 200, body: CAMPAIGN });
+    reads();
     await apply();
-    h.sandbox.script(answer);
+    h.sandbox.script({ method: 'POST', ...answer });
     return apply({ confirm: true });
   }
 
   it('first reads the current budget and warns with current → new and the monthly difference, sending no write', async () => {
-    h.sandbox.script({ status: 200, body: CAMPAIGN });
+    reads();
     const result = await apply();
-    expect(h.sandbox.requests.map((r) => `${r.method} ${r.rawPath}`)).toEqual([`GET ${CAMPAIGN_PATH()}`]);
+    expect(h.sandbox.requests.map((r) => `${r.method} ${r.rawPath}`)).toEqual([`GET ${CAMPAIGN_PATH()}`, `GET ${SUGGESTIONS_PATH}`]);
     expect(result.isError).toBe(false);
     expect(result.text).toMatchInlineSnapshot(`
       "CONFIRMATION NEEDED. Nothing was sent.
@@ -36,14 +57,14 @@ describe('apply_budget_recommendation', () => {
       - recommended_daily_budget_micros: 35000000 (35.00 a day)
       - recommendation_type: CAMPAIGN_BUDGET
       The amount is a confirmation, not a value to set: the service applies the ad platform's current figure; a 409 means the figure changed (or the budget is shared with campaigns not managed here): read suggestions again with list_campaign_suggestions.
-      Applying twice is safe: the service answers already_applied.
+      If it is applied meanwhile, the service answers already_applied and changes nothing.
       Cost: daily budget 20.00 → 35.00 in the account currency: roughly +456.00 a month (about 1064.00 a month in all); real money while it serves.
       Next: Show this to the user; only if they agree, call apply_budget_recommendation again with the same arguments plus confirm: true within 10 minutes."
     `);
   });
 
   it('shows a lower budget as a monthly decrease, and notes a paused campaign spends nothing yet', async () => {
-    h.sandbox.script({ status: 200, body: { ...CAMPAIGN, status: 'PAUSED', daily_budget_micros: 50_000_000 } });
+    reads({ ...CAMPAIGN, status: 'PAUSED', daily_budget_micros: 50_000_000 });
     const result = await apply();
     expect(result.structured?.cost).toBe('daily budget 50.00 → 35.00 in the account currency: roughly -456.00 a month (about 1064.00 a month in all); real money while it serves.');
     expect(result.text).toContain('The campaign is PAUSED: nothing is spent until it is resumed.');
@@ -87,6 +108,21 @@ describe('apply_budget_recommendation', () => {
     const result = await confirmed({ status, body: { detail: 'Refused' } });
     expect(result.isError).toBe(true);
     expect(result.text).toMatch(expected);
+  });
+
+  it.each([
+    ['is not listed', [], /^Refused: no budget suggestion of campaign cmp_1 names "customers\/7100000001\/recommendations\/rec_budget_1" now/],
+    ['acts on no campaign of the app', [{ ...SUGGESTIONS[0], action: null, action_payload: { campaign_ids: [] } }], /^Refused: this recommendation is for an ad-platform campaign not managed here/],
+    ['acts on another campaign', [{ ...SUGGESTIONS[0], action_payload: { campaign_ids: ['cmp_2'] } }], /^Refused: this recommendation is for an ad-platform campaign not managed here/],
+    ['shows another amount now', [{ ...SUGGESTIONS[0], recommended_daily_budget_micros: 40_000_000 }], /^Refused: the recommendation now shows recommended_daily_budget_micros 40000000 \(40\.00 a day\), not 35000000/],
+  ])('refuses a recommendation that %s, remembering nothing', async (_case, suggestions, message) => {
+    reads(CAMPAIGN, suggestions);
+    const result = await apply();
+    expect(result.isError).toBe(true);
+    expect(result.text).toMatch(message);
+    expect(result.text).toContain('Nothing was sent.');
+    expect((await apply({ confirm: true })).text).toMatch(/^NOT SENT: confirm: true needs a pending warning/);
+    expect(writes()).toHaveLength(0);
   });
 
   it('refuses a deleted campaign in the warning, sending nothing', async () => {

@@ -43,6 +43,7 @@ function steppingClock(start = Date.parse('2026-11-02T09:00:00.000Z')) {
 
 /** The app as a settled turn answers it, with these messages. */
 const app = (state: string, messages: unknown[], extra: Record<string, unknown> = {}) => ({
+  method: 'POST',
   status: 200,
   body: { id: 'app_demo', name: 'Demo Planner', status: { state, error_source: null, ...extra }, conversation: { messages } },
 });
@@ -68,7 +69,7 @@ describe('send_app_chat_message', () => {
     it('warns that a builder turn uses credits and can take minutes, quotes the message, and sends nothing', async () => {
       const result = await h.call('send_app_chat_message', ARGS);
       expect(result.isError).toBe(false);
-      expect(h.sandbox.requests).toHaveLength(0);
+      expect(writes()).toHaveLength(0);
       expect(result.text).toMatchInlineSnapshot(`
         "CONFIRMATION NEEDED. Nothing was sent.
         Send a message to the AI builder of app app_demo (one builder turn).
@@ -108,7 +109,7 @@ describe('send_app_chat_message', () => {
       const cold = await h.call('send_app_chat_message', { ...ARGS, confirm: true });
       expect(cold.isError).toBe(true);
       expect(cold.text).toMatch(/^NOT SENT: confirm: true needs a pending warning/);
-      expect(h.sandbox.requests).toHaveLength(0);
+      expect(writes()).toHaveLength(0);
     });
 
     it('rejects an empty or oversized message before anything is sent', async () => {
@@ -116,7 +117,7 @@ describe('send_app_chat_message', () => {
         const result = await h.call('send_app_chat_message', { app_id: 'app_demo', content });
         expect(result.isError).toBe(true);
       }
-      expect(h.sandbox.requests).toHaveLength(0);
+      expect(writes()).toHaveLength(0);
     });
   });
 
@@ -164,7 +165,7 @@ describe('send_app_chat_message', () => {
     });
 
     it('reports a queued message as queued, not as a reply', async () => {
-      h.sandbox.script({ status: 200, body: { queued: true, queue_position: 3 } });
+      h.sandbox.script({ method: 'POST', status: 200, body: { queued: true, queue_position: 3 } });
       const result = await confirmed();
       expect(result.isError).toBe(false);
       expect(result.text).toMatchInlineSnapshot(`
@@ -204,7 +205,7 @@ describe('send_app_chat_message', () => {
       [403, /^403: The credential may not chat with this app's builder/],
       [429, /^429: Rate limit, or the builder's queue is full \(7 waiting messages\): nothing was queued/],
     ])('explains a %i and sends exactly one request', async (status, pattern) => {
-      h.sandbox.script({ status, body: { detail: 'no' }, times: 3 });
+      h.sandbox.script({ method: 'POST', status, body: { detail: 'no' }, times: 3 });
       const result = await confirmed();
       expect(result.isError).toBe(true);
       expect(result.text).toMatch(pattern);
@@ -214,7 +215,7 @@ describe('send_app_chat_message', () => {
 
   describe('unknown outcomes', () => {
     it('says the turn may still run, and the next warning reuses the same X-Request-ID', async () => {
-      h.sandbox.script({ status: 502, body: { detail: 'bad gateway' } });
+      h.sandbox.script({ method: 'POST', status: 502, body: { detail: 'bad gateway' } });
       const lost = await confirmed();
       expect(lost.isError).toBe(true);
       expect(lost.text).toMatch(/^OUTCOME UNKNOWN: the service answered 502\. The builder turn may still run, change the app and use credits\..*A repeat is safe only through a fresh warning: it reuses the same request id/);
@@ -229,7 +230,7 @@ describe('send_app_chat_message', () => {
     });
 
     it('is not run twice by the sandbox when the lost request had arrived after all', async () => {
-      h.sandbox.script({ status: 200, drop: true });
+      h.sandbox.script({ method: 'POST', status: 200, drop: true });
       await confirmed();
       const lostId = writes()[0]!.headers['x-request-id']!;
       // As if the dropped request had reached the service: the turn runs under that id.
@@ -241,7 +242,7 @@ describe('send_app_chat_message', () => {
       const repeat = await confirmed();
       expect(writes()[2]?.headers['x-request-id']).toBe(lostId);
       expect(repeat.isError).toBe(false);
-      expect(repeat.text).toMatch(/^Builder turn on app app_demo \("Demo Planner"\) completed\.\nReply: "Done: I worked on/);
+      expect(repeat.text).toMatch(/^Builder turn on app app_demo \("Demo Planner"\) completed\.\nReply: "Saved a new version of the app/);
       const messages = (await h.call('read_app_conversation', { app_id: 'app_demo' })).structured?.messages as Array<{ role: string; content: string }>;
       expect(messages.filter((message) => message.role === 'user' && message.content === ARGS.content)).toHaveLength(1);
     });
@@ -251,7 +252,7 @@ describe('send_app_chat_message', () => {
     it(`sends a progress notification at once and every ${PROGRESS_EVERY_MS / 1000} s until the answer`, async () => {
       await h.close();
       h = await connect({ clock, config: { resolveTimeoutMs: 600_000 } });
-      h.sandbox.script({ status: 200, hang: true });
+      h.sandbox.script({ method: 'POST', status: 200, hang: true });
       await h.call('send_app_chat_message', ARGS);
       const messages: string[] = [];
       const pending = h.client.callTool({ name: 'send_app_chat_message', arguments: { ...ARGS, confirm: true } }, undefined, {
