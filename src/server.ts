@@ -27,6 +27,7 @@ import { redactingLog, type Log } from './log.js';
 import { PROMPTS } from './prompts/index.js';
 import { present, presentError, type Shown } from './result.js';
 import { redactor, sanitize } from './text.js';
+import { checkArguments } from './tools/arguments.js';
 import { inputSchemaOf, jsonSchemaOf, outputSchemaOf } from './tools/contract.js';
 import type { AnyTool, Clock, GatedTool, ToolContext, ToolResult } from './tools/define.js';
 import { selectTools } from './tools/index.js';
@@ -102,6 +103,9 @@ interface Caller {
   shown: Shown;
   api(): Promise<ApiClient>;
 }
+
+/** What the SDK validates tool arguments with: anything; checkArguments does the real check. */
+const ANY_ARGUMENTS = z.looseObject({});
 
 /** Callers whose API clients are kept between requests (a team's worth); the oldest goes first. */
 const MAX_CALLERS = 1_000;
@@ -191,10 +195,11 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
     for (const { tool, inputSchema, outputSchema } of selected) {
       server.registerTool(
         tool.name,
-        { title: tool.title, description: tool.description, inputSchema, outputSchema, annotations: tool.annotations },
+        // The SDK sees a schema that takes any object: checkArguments gives the model a better answer than its raw issue list.
+        { title: tool.title, description: tool.description, inputSchema: ANY_ARGUMENTS, outputSchema, annotations: tool.annotations },
         (args: Record<string, unknown>, ctx: ServerContext): Promise<CallToolResult | InputRequiredResult> =>
           calls.track(
-            call(tool, config.appId ? { ...args, app_id: config.appId } : args, ctx, server, caller).then<CallToolResult | InputRequiredResult, CallToolResult>(
+            checkedCall(tool, inputSchema, args, ctx, server, caller).then<CallToolResult | InputRequiredResult, CallToolResult>(
               (result) => ('ask' in result ? askResult(result, caller, ctx) : present(result, caller.shown)),
               (error: unknown) => presentError(errorText(error, tool, caller.log), caller.shown),
             ),
@@ -226,6 +231,11 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
           .catch((error: unknown) => caller.log.debug(`progress notification failed: ${String(error)}`));
       },
     };
+  }
+
+  async function checkedCall(tool: AnyTool, inputSchema: z.ZodObject, args: unknown, ctx: ServerContext, server: McpServer, caller: Caller): Promise<ToolResult | AskApproval> {
+    const checked = checkArguments(tool.name, inputSchema, args);
+    return call(tool, config.appId ? { ...checked, app_id: config.appId } : checked, ctx, server, caller);
   }
 
   async function call(tool: AnyTool, args: Record<string, unknown>, ctx: ServerContext, server: McpServer, caller: Caller): Promise<ToolResult | AskApproval> {

@@ -13,12 +13,12 @@ export const text = (max: number, min = 1) =>
   });
 
 /** An ID used as a path segment: non-empty, bounded, never a dot segment. */
-export const id = (description: string) =>
-  text(200)
-    .refine((value) => !/^(\.|%2e){1,2}$/i.test(value), { message: 'must be an ID, not "." or ".."' })
-    .describe(description);
+const segment = () => text(200).refine((value) => !/^(\.|%2e){1,2}$/i.test(value), { message: 'must be an ID, not "." or ".."' });
 
-export const appId = id('App ID.');
+export const id = (description: string) => segment().describe(description);
+
+/** No description: "app_id" says it all, and it is on nearly every tool (tokens on every tools/list). */
+export const appId = segment();
 
 /** Added by the server to every costly tool; never sent to the API. */
 export const confirm = z

@@ -1,0 +1,94 @@
+import type { z } from 'zod';
+import { AppError } from '../errors.js';
+import { sanitize } from '../text.js';
+
+/**
+ * A tool's arguments checked against its input schema, with a message a model can act on: every
+ * problem at once, each naming the field and the rule, where a missing value comes from (which tool
+ * lists it), and the argument meant by a misspelled one. The SDK's own check answers with zod's raw
+ * issue list instead, so the server registers tools with a permissive schema and checks here.
+ */
+
+/** Where each argument's value comes from, for a model that does not have it yet. */
+const SOURCES: Record<string, string> = {
+  app_id: "ask the user (no operation lists apps; with --sandbox, check_connection lists the simulated ones)",
+  campaign_id: 'list_ad_campaigns lists them (the service\'s id, not the adnet one)',
+  template_id: 'list_email_templates lists them',
+  share_id: 'list_group_shares lists them',
+  job_id: 'start_scheduling_posts returns it',
+  insight_id: 'list_campaign_suggestions lists them (the suggestion id)',
+  recommendation_resource_name: 'list_campaign_suggestions shows it on a CAMPAIGN_BUDGET suggestion',
+  recommended_daily_budget_micros: 'list_campaign_suggestions shows it on a CAMPAIGN_BUDGET suggestion',
+  group_ids: "ask the user: group ids come from the workspace's group settings (list_group_shares shows the ones already shared)",
+  workspace_id: 'ask the user: it is in the workspace settings (with --sandbox, check_connection shows it)',
+};
+
+/** Problems listed per call; more than this means the call is not close to right. */
+const MAX_PROBLEMS = 8;
+
+export class ArgumentsError extends AppError {
+  override name = 'ArgumentsError';
+}
+
+/**
+ * The parsed arguments (defaults applied).
+ * @throws ArgumentsError naming every field that fails, and nothing is sent.
+ */
+export function checkArguments(tool: string, schema: z.ZodObject, args: unknown): Record<string, unknown> {
+  const parsed = schema.safeParse(args ?? {});
+  if (parsed.success) return parsed.data as Record<string, unknown>;
+  const known = Object.keys(schema.shape);
+  const problems = parsed.error.issues.flatMap((issue) => problemsOf(issue, known, args));
+  const shown = problems.slice(0, MAX_PROBLEMS);
+  const more = problems.length - shown.length;
+  throw new ArgumentsError(
+    [`Invalid arguments for ${tool}; nothing was sent.`, ...shown.map((problem) => `- ${problem}`), ...(more > 0 ? [`- and ${more} more`] : [])].join('\n'),
+  );
+}
+
+function problemsOf(issue: z.core.$ZodIssue, known: string[], args: unknown): string[] {
+  if (issue.code === 'unrecognized_keys') {
+    return issue.keys.map((key) => {
+      const name = sanitize(key, 60);
+      const meant = closest(key, known);
+      return `${name}: not an argument of this tool${meant ? ` (did you mean ${meant}?)` : ''}; its arguments are ${known.join(', ')}.`;
+    });
+  }
+  const path = issue.path.map(String);
+  const field = path.length ? path.join('.') : 'arguments';
+  const top = path[0];
+  const missing = top !== undefined && path.length === 1 && !(typeof args === 'object' && args !== null && top in args);
+  if (missing) {
+    const source = SOURCES[top];
+    return [`${field}: required${source ? `; ${source}` : ''}.`];
+  }
+  return [`${field}: ${sanitize(issue.message, 200)}.`];
+}
+
+/** The known name a typo most likely meant: one contains the other, or at most two edits apart. */
+function closest(name: string, known: string[]): string | undefined {
+  const lower = name.toLowerCase();
+  const contained = known.find((candidate) => candidate.includes(lower) || lower.includes(candidate));
+  if (contained) return contained;
+  let best: { candidate: string; distance: number } | undefined;
+  for (const candidate of known) {
+    const distance = editDistance(lower, candidate, 2);
+    if (distance <= 2 && (!best || distance < best.distance)) best = { candidate, distance };
+  }
+  return best?.candidate;
+}
+
+/** Levenshtein distance, giving up (returning max + 1) once every path exceeds `max`; names are short. */
+function editDistance(a: string, b: string, max: number): number {
+  if (Math.abs(a.length - b.length) > max || a.length > 100) return max + 1;
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    if (Math.min(...current) > max) return max + 1;
+    previous = current;
+  }
+  return previous[b.length]!;
+}
