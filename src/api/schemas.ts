@@ -13,8 +13,8 @@ export const MAX_ID_CHARS = 200;
 export const MAX_NAME_CHARS = 1_000;
 /** Descriptions, messages, bodies, error texts, and any field not named here: more than any tool shows (chat input is at most 8,000). */
 export const MAX_TEXT_CHARS = 10_000;
-/** An email's HTML: Gmail clips messages over 102 KB, so twice that is more than any real template. */
-export const MAX_HTML_CHARS = 200_000;
+/** An email's HTML: Gmail clips messages over 102 KB, so a template longer than this is clipped for its readers anyway. */
+export const MAX_HTML_CHARS = 110_000;
 
 /** An id: a string of at most MAX_ID_CHARS, else the answer is malformed (the length is named, never the value). */
 const id = z.string().max(MAX_ID_CHARS, {

@@ -50,10 +50,11 @@ let launches = 0;
 // so job_running completes only ~40 s after start-up. PENDING_JOB checks the step it would take instead.
 export const WORKFLOWS: Workflow[] = [
   {
+    // The user names the app: check_connection lists several and asks which, rather than picking one.
     name: 'review campaigns',
-    tools: ['check_connection', 'list_ad_campaigns', 'get_ad_campaign'],
-    firstArgs: () => ({}),
-    finished: /cmp_\w+/,
+    tools: ['list_ad_campaigns', 'get_ad_campaign', 'list_campaign_suggestions'],
+    firstArgs: () => ({ app_id: 'app_demo' }),
+    finished: /suggestions? for campaign cmp_\w+|"campaign_id":"cmp_\w+","count"/,
   },
   {
     name: 'launch a campaign',

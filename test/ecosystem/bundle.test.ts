@@ -112,7 +112,8 @@ describe('the MCP Bundle (.mcpb)', () => {
       const job = await client.callTool({ name: 'get_scheduling_job', arguments: { app_id: 'app_demo', job_id: 'job_empty' } });
       // app_notes pushes cleanly in the default world (app_demo has commits to pull first).
       const push = await client.callTool({ name: 'push_app_to_repo', arguments: { app_id: 'app_notes' } });
-      const [jobRequest, pushRequest] = sandbox.requests.slice(seen);
+      // The completed job is followed by one calendar read; then the push.
+      const [jobRequest, , pushRequest] = sandbox.requests.slice(seen);
       expect(jobRequest?.rawPath).toBe('/api/apps/app_demo/social-calendar/posts/schedule/job_empty');
       expect(jobRequest?.headers.api_key).toBe(sandbox.simulation.credentials.apiKey);
       expect(pushRequest?.headers.authorization).toBe(`Bearer ${sandbox.simulation.credentials.accessToken}`);
@@ -134,6 +135,8 @@ describe('the MCP Bundle (.mcpb)', () => {
       await client.callTool({ name: 'get_scheduling_job', arguments: { job_id: 'job_empty' } });
       expect(sandbox.requests.slice(seen).map((request) => request.rawPath)).toEqual([
         '/api/apps/app_demo/social-calendar/posts/schedule/job_empty',
+        // A completed job is followed by one calendar read: approved posts still waiting are named.
+        '/api/apps/app_demo/social-calendar/posts',
       ]);
     } finally {
       await client.close();

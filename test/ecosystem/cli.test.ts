@@ -119,6 +119,8 @@ describe('the command line', () => {
       await client.callTool({ name: 'get_scheduling_job', arguments: { job_id: 'job_empty' } });
       expect(sandbox.requests.slice(seen).map((request) => request.rawPath)).toEqual([
         '/api/apps/app_demo/social-calendar/posts/schedule/job_empty',
+        // A completed job is followed by one calendar read: approved posts still waiting are named.
+        '/api/apps/app_demo/social-calendar/posts',
       ]);
     } finally {
       await client.close();

@@ -238,7 +238,7 @@ describe('list_campaign_suggestions', () => {
     const result = await h.call('list_campaign_suggestions', args);
     expect(result.structured?.count).toBe(34);
     expect(shown(result.structured)).toHaveLength(30);
-    expect(result.text).toContain(`4 more suggestions (same or lower severity) follow: list_campaign_suggestions {"app_id":"app_demo","campaign_id":"${CAMPAIGN}","skip":30}.`);
+    expect(result.text).toContain('4 more suggestions (same or lower severity) not shown: call again with skip: 30.');
     expect(result.structured?.next_skip).toBe(30);
     expect(result.structured?.next).toContain('"skip":30');
   });
@@ -254,7 +254,7 @@ describe('list_campaign_suggestions', () => {
     expect(rest.text).toContain('34 suggestions for campaign');
     expect(rest.text).toContain('31 to 34 shown');
     expect(rest.structured?.next_skip).toBeUndefined();
-    expect(rest.text).not.toContain('follow:');
+    expect(rest.text).not.toContain('not shown');
   });
 
   it('stays within the token budget for 30 suggestions with long descriptions', async () => {
@@ -282,7 +282,8 @@ describe('list_campaign_suggestions', () => {
       expect(countTokens(result.text) + countTokens(JSON.stringify(result.structured))).toBeLessThan(2_000);
       const count = shown(result.structured).length;
       expect(count).toBeLessThan(body.length);
-      expect(result.text).toContain(`${body.length - count} more suggestions (same or lower severity) follow: list_campaign_suggestions`);
+      expect(result.text).toContain(`${body.length - count} more suggestions (same or lower severity) not shown: call again with skip: ${count}.`);
+      expect(result.structured?.next).toContain(`"skip":${count}`);
     }
   });
 

@@ -11,7 +11,7 @@ const SEVERITY_ORDER = ['high', 'medium', 'low'];
 // token budget for them, titles of 80 characters, a description excerpt only on the most severe few.
 const MAX_SHOWN = 30;
 /** Estimated tokens (approxTokens) for all rows, text line and facts together. */
-const ROWS_BUDGET = 1_700;
+const ROWS_BUDGET = 1_600;
 const TITLE_MAX = 80;
 const DESCRIBED = 3;
 const DESCRIPTION_MAX = 80;
@@ -157,7 +157,7 @@ function describe(campaign: string, sorted: Suggestion[], rows: Row[], adnetIncl
     if (severity !== rows[index - 1]?.severity) lines.push(`${idText(severity)}:`);
     lines.push(text);
   });
-  if (page.rest > 0) lines.push(`${plural(page.rest, 'more suggestion')} (same or lower severity) follow: ${page.more}.`);
+  if (page.rest > 0) lines.push(`${plural(page.rest, 'more suggestion')} (same or lower severity) not shown: call again with skip: ${page.skip + page.shown}.`);
   if (rows.some(({ fact }) => fact.recommendation_resource_name)) {
     notes.push('Apply a CAMPAIGN_BUDGET suggestion with apply_budget_recommendation, passing its recommendation_resource_name and recommended_daily_budget_micros as shown (the user confirms the new budget first).');
   }
