@@ -20,10 +20,50 @@ describe('sandbox 4.2 campaign assets and sitelinks', () => {
     const kept = details(answer.body.id);
     expect(kept?.images).toHaveLength(2);
     expect((kept?.images_left_out as { reason: string }[]).map((item) => item.reason)).toEqual([
-      'it is on another host',
-      'the file is over 5 MB',
+      'it is on another host; the service fetches images only from files.sandbox.test',
+      'the file is over 5 MB, the largest the service fetches',
       'it did not answer',
     ]);
+  });
+
+  it('names the hosts it fetches from when the logo is on another host', async () => {
+    const answer = await create(pmaxBody({ logo_url: 'https://cdn.example.test/logo.png' }));
+    expect(answer.body.detail).toEqual([
+      { loc: ['body', 'logo_url'], msg: 'The logo could not be fetched: it is on another host; the service fetches images only from files.sandbox.test', type: 'value_error' },
+    ]);
+  });
+
+  it('names the logo, every non-image address and a missing declaration in one 422', async () => {
+    const images = [...pmaxBody().images, { url: `${FILES}/brochure.html`, kind: 'MARKETING_IMAGE' }, { url: `${FILES}/brochure.html`, kind: 'SQUARE_MARKETING_IMAGE' }];
+    // app_eu belongs to an EU advertiser with no declaration on file.
+    const answer = await call(s.sandbox, 'POST', paths.campaigns('app_eu'), { token: 'pat_eu_owner', body: pmaxBody({ logo_url: undefined, images }) });
+    expect(answer.status).toBe(422);
+    expect(answer.body.detail.map((item: { loc: string[] }) => item.loc.join('.'))).toEqual([
+      'body.contains_eu_political_advertising',
+      'body.logo_url',
+      'body.images.2.url',
+      'body.images.3.url',
+    ]);
+    expect(answer.body.detail[1].msg).toBe('A logo is required for PERFORMANCE_MAX campaigns: an image file of at least 128x128 on files.sandbox.test');
+  });
+
+  it('names the images it left out when a required slot ends up empty', async () => {
+    const images = [
+      { url: `${FILES}/banner.png`, kind: 'MARKETING_IMAGE' },
+      { url: 'https://cdn.example.test/square.png', kind: 'SQUARE_MARKETING_IMAGE' },
+    ];
+    const answer = await create(pmaxBody({ images }));
+    expect(answer.status).toBe(400);
+    expect(answer.body.detail).toBe(
+      'adnet: NOT_ENOUGH_SQUARE_MARKETING_IMAGE_ASSET: a PERFORMANCE_MAX campaign needs at least one usable SQUARE_MARKETING_IMAGE. SQUARE_MARKETING_IMAGE https://cdn.example.test/square.png was left out: it is on another host; the service fetches images only from files.sandbox.test',
+    );
+  });
+
+  it('rejects a geo target that is not a constant id, with an example', async () => {
+    const answer = await create(smartBody({ geo_targets: ['US'] }));
+    expect(answer.status).toBe(400);
+    expect(answer.body.detail).toBe('adnet: INVALID_GEO_TARGET_CONSTANT: "US" is not a geo target constant id; ids are numeric, e.g. 2840 (United States)');
+    expect(s.sandbox.simulation.inspect().campaigns.some((c) => c.campaign_name === smartBody().campaign_name && c.geo_targets.includes('US'))).toBe(false);
   });
 
   it('rejects an image address that is not an image', async () => {

@@ -95,6 +95,26 @@ describe('eleven everyday requests, from results alone', () => {
     done('show my campaigns and pause the worst one', 3);
   });
 
+  it('3. launch a Performance Max campaign at 15 a day in the US', async () => {
+    // 15 a day is 15000000 micros; the United States is geo target 2840 (a country code is refused with that example).
+    const asked = { app_id: APP, campaign_name: 'Winter launch', campaign_type: 'PERFORMANCE_MAX', daily_budget_micros: 15_000_000, landing_page: 'https://demo-planner.sandbox.test/', geo_targets: ['2840'] };
+    const first = await call('create_ad_campaign', asked);
+    // Every missing requirement in one answer, so the user is asked once.
+    expect(first.text).toMatch(/logo_url: required/);
+    expect(first.text).toMatch(/images: PERFORMANCE_MAX needs/);
+    const assets = {
+      logo_url: 'https://files.sandbox.test/logo.png',
+      images: [
+        { url: 'https://files.sandbox.test/banner.png', kind: 'MARKETING_IMAGE' },
+        { url: 'https://files.sandbox.test/square.png', kind: 'SQUARE_MARKETING_IMAGE' },
+      ],
+    };
+    const created = await confirmed('create_ad_campaign', { ...asked, ...assets });
+    expect(created.isError, created.text).toBe(false);
+    expect(created.structured?.daily_budget).toBe(15);
+    done('launch a Performance Max campaign at 15 a day in the US', 3);
+  });
+
   it('4. apply a budget recommendation', async () => {
     const listed = await call('list_ad_campaigns', { app_id: APP });
     const campaigns = (listed.structured?.campaigns as Array<{ campaign_id: string; status: string }>).filter((row) => row.status === 'ENABLED');

@@ -1,9 +1,9 @@
-import { fail, invalid, isResponse, ok } from '../respond.js';
+import { fail, invalid, isResponse, ok, type ValidationItem } from '../respond.js';
 import type { Route } from '../router.js';
 import { DAY_MS, iso, type RuntimeCampaign, type State } from '../state.js';
 import type { App, Workspace } from '../world.js';
 import { adnetReview } from './adnet-review.js';
-import { checkLogo, screenImages, type ScreenedImages } from './campaign-assets.js';
+import { checkLogo, isProblem, leftOutText, screenImages, type ScreenedImages } from './campaign-assets.js';
 import { checkPhone, cleanSitelinks, parseCampaignBody, type CampaignBody, type Sitelink } from './campaign-body.js';
 import { guardApp } from './guard.js';
 
@@ -30,30 +30,47 @@ export const createCampaign: Route = {
     if (!workspace.payment_method) return fail(402, 'The workspace has no payment method; add one before creating a campaign. No campaign was created.');
     if (!workspace.good_standing) return fail(402, 'The workspace account is not in good standing; settle the balance before creating a campaign. No campaign was created.');
     const declaring = workspace.eu_advertiser && !workspace.political_declaration_on_file;
+    // The declaration, the logo and the images are checked together: one 422 names every problem (issue 17).
+    const problems: ValidationItem[] = [];
     if (declaring && typeof body.contains_eu_political_advertising !== 'boolean') {
-      return invalid({
+      problems.push({
         loc: ['body', 'contains_eu_political_advertising'],
         msg: 'An EU advertiser must declare whether the campaign contains EU political advertising before creating a campaign',
         type: 'missing',
       });
     }
     const logo = pmax ? checkLogo(state, body.logo_url) : undefined;
-    if (isResponse(logo)) return logo;
-    const images = pmax ? screenImages(state, body.images) : { kept: [], leftOut: [] };
-    if (isResponse(images)) return images;
+    if (logo && isProblem(logo)) problems.push(logo);
+    const images = pmax ? screenImages(state, body.images) : { kept: [], leftOut: [], problems: [] };
+    problems.push(...images.problems);
+    if (problems.length > 0) return invalid(...problems);
+    const checkedLogo = logo && !isProblem(logo) ? logo : undefined;
 
     // The platform timed out (service facts: 409, outcome unknown). The sandbox applies the change, so a
     // client that creates again without checking makes a duplicate.
     if (state.flags.adnetUnreachable) {
-      store(state, app, workspace, body, sitelinks, images, logo, '');
+      store(state, app, workspace, body, sitelinks, images, checkedLogo, '');
       return fail(409, 'adnet did not answer in time; the campaign may or may not have been created. Check the campaigns before creating it again.');
     }
-    const reason = adnetReview(state, workspace, body, images.kept);
-    if (reason) return fail(400, reason);
+    const reason = geoTargetReason(body.geo_targets) ?? adnetReview(state, workspace, body, images.kept);
+    if (reason) return fail(400, withLeftOut(reason, images));
     if (declaring) workspace.political_declaration_on_file = true;
-    return ok(campaignView(store(state, app, workspace, body, sitelinks, images, logo, state.ids.digits(10))));
+    return ok(campaignView(store(state, app, workspace, body, sitelinks, images, checkedLogo, state.ids.digits(10))));
   },
 };
+
+/** The ad platform's answer to a geo target that is not a constant id: its ids are numbers (2.2). */
+function geoTargetReason(targets: string[]): string | undefined {
+  const bad = targets.find((target) => !/^\d{1,10}$/.test(target));
+  if (bad === undefined) return undefined;
+  return `adnet: INVALID_GEO_TARGET_CONSTANT: "${bad}" is not a geo target constant id; ids are numeric, e.g. 2840 (United States)`;
+}
+
+/** A missing image slot is often the service's doing (images it left out): the reason then says which, and why. */
+function withLeftOut(reason: string, images: ScreenedImages): string {
+  if (!reason.startsWith('adnet: NOT_ENOUGH_') || images.leftOut.length === 0) return reason;
+  return `${reason}. ${leftOutText(images)}`;
+}
 
 function store(
   state: State,

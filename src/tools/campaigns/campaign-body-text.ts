@@ -1,6 +1,7 @@
 import { quote } from '../../text.js';
 import { money, plural } from '../format.js';
 import { settingsText } from './campaign-settings.js';
+import { placeOf } from './geo-targets.js';
 
 /** The request body of create_ad_campaign as its warning shows it, field by field. */
 
@@ -54,6 +55,7 @@ function fieldText(name: string, value: unknown): Shown {
   const room = FIELD_CHARS[name] ?? DEFAULT_FIELD_CHARS;
   if (name === 'campaign_settings') return { text: settingsText(value as Record<string, unknown>), whole: true };
   if (name === 'daily_budget_micros') return { text: `${value} (${money(value as number)} a day)`, whole: true };
+  if (name === 'geo_targets') return geoText(value as string[], room);
   if (name === 'images') {
     return list(value as Array<{ kind: string; url: string }>, room, (image) => {
       const url = shownString(image.url, 80);
@@ -69,6 +71,17 @@ function fieldText(name: string, value: unknown): Shown {
   if (Array.isArray(value)) return list(value as string[], room, (item) => shownString(item, 95));
   if (typeof value === 'string') return shownString(value, name === 'campaign_name' ? 255 : room);
   return { text: JSON.stringify(value), whole: true };
+}
+
+/**
+ * Geo targets are numeric ids (checked before), shown as sent, each well-known one with its place:
+ * "2 items: 2840 = United States, 1014221 (…)". Ids the table does not know are said to be unnamed, not guessed.
+ */
+function geoText(ids: string[], room: number): Shown {
+  const shown = list(ids, room, (id) => ({ text: placeOf(id) ? `${id} = ${placeOf(id)}` : id, whole: true }));
+  const unnamed = ids.filter((id) => !placeOf(id)).length;
+  if (unnamed === 0) return shown;
+  return { ...shown, text: `${shown.text} (${plural(unnamed, 'id')} without a name: not a country this server knows; the ad platform's geo target list names ${unnamed === 1 ? 'it' : 'them'})` };
 }
 
 /** "N items: a, b, …and K more": as many items as fit in `room` characters, then a count. */

@@ -1,4 +1,5 @@
 import type { Campaign } from '../../api/schemas.js';
+import { InputError } from '../../errors.js';
 import { idText, quote, sanitize } from '../../text.js';
 import { DAYS_PER_MONTH, money } from '../format.js';
 
@@ -24,4 +25,30 @@ export function monthly(micros: number): number {
 export function campaignLabel(campaignId: string, campaign?: Pick<Campaign, 'campaign_name'>): string {
   const name = campaign?.campaign_name;
   return name ? `${idText(campaignId)} (${quote(name, 80)})` : idText(campaignId);
+}
+
+/** One unit of the account currency, in micros (spec 2.2). */
+export const MICROS_PER_UNIT = 1_000_000;
+/**
+ * A daily amount below 0.01 of a unit is too small to be a daily budget in any currency: almost
+ * surely units typed as micros (15 for 15.00, issue 17). Refused, with the likely meant value.
+ */
+export const MIN_PLAUSIBLE_DAILY_MICROS = 10_000;
+
+/**
+ * Refuses a daily amount that cannot be meant as micros, naming the likely meant one.
+ * @throws InputError: "15 is 0.000015 a day …: 15000000 = 15.00 a day".
+ */
+export function checkPlausibleDaily(field: string, micros: number): void {
+  if (micros >= MIN_PLAUSIBLE_DAILY_MICROS) return;
+  const meant = micros * MICROS_PER_UNIT;
+  throw new InputError(
+    field,
+    `${micros} is ${money(micros)} of the account currency a day, too small to be a daily budget. Amounts are micros (1000000 = 1.00): if ${micros} a day was meant, pass ${meant} = ${money(meant)} a day`,
+  );
+}
+
+/** The cost line's note for a daily amount under one unit that is still a possible budget; '' otherwise. */
+export function underOneUnit(micros: number): string {
+  return micros < MICROS_PER_UNIT ? ` (under 1.00 a day: check this is meant; 1000000 micros = 1.00)` : '';
 }
