@@ -102,9 +102,9 @@ describe('sandbox apply budget recommendation', () => {
     expect((await apply()).status).toBe(400);
   });
 
-  it('answers 409 when adnet does not answer, and the budget changed anyway', async () => {
+  it('answers 504 (not 409, which is a sure refusal here) when adnet does not answer, and the budget changed anyway', async () => {
     s.sandbox.simulation.scenario('adnet_unreachable');
-    expect((await apply()).status).toBe(409);
+    expect((await apply()).status).toBe(504);
     expect(await budget()).toBe(35_000_000);
   });
 

@@ -49,8 +49,9 @@ export const applyBudgetRecommendation: Route = {
     }
     apply(state, campaign, current);
     rec.applied = true;
-    // Like creation: the platform timed out after the change went through.
-    if (state.flags.adnetUnreachable) return fail(409, 'adnet did not answer in time; the budget may or may not have changed. Read the campaign back before retrying.');
+    // The platform timed out after the change went through. Not a 409: for this operation the
+    // service documents 409 as a sure refusal (figure changed, shared budget), so a timeout is a 504.
+    if (state.flags.adnetUnreachable) return fail(504, 'adnet did not answer in time; the budget may or may not have changed. Read the campaign back before retrying.');
     return ok({ already_applied: false, daily_budget_micros: campaign.daily_budget_micros });
   },
 };
