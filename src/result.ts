@@ -1,27 +1,50 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
+import { ApiError, AppError, CancelledError, ConfigError, InputError, UnreachableError } from './errors.js';
 import { mapStrings, strip, type Redact } from './text.js';
 import type { ToolResult } from './tools/define.js';
 
-/**
- * A tool's result as the client receives it: the text with its next step, and on success the
- * structured facts with the same next step. Everything passes through the redactor, and structured
- * strings lose hidden characters as the text does.
- */
 /** How results are shown to one caller: their secrets redacted, and whether they are sandbox results. */
 export interface Shown {
   redact: Redact;
   sandbox: boolean;
 }
 
+/**
+ * A tool's result as the client receives it: the text with its next step, and the structured facts
+ * with the same next step. A failure or refusal is a result too: its structured part is `error` (the
+ * text) and `next`, plus any facts the tool gave, a shape every output schema admits (tools/contract.ts).
+ * Everything passes through the redactor, and structured strings lose hidden characters as the text does.
+ */
 export function present(result: ToolResult, options: Shown): CallToolResult {
   const { redact, sandbox } = options;
-  const text = redact(strip(`${sandbox ? "[sandbox] " : ""}${result.text}\nNext: ${result.next}`));
-  if (result.isError || !result.structured) return { content: [{ type: 'text', text }], ...(result.isError ? { isError: true } : {}) };
-  const structured = mapStrings({ ...result.structured, next: result.next }, (value) => redact(strip(value)));
-  return { content: [{ type: 'text', text }], structuredContent: structured };
+  const text = redact(strip(`${sandbox ? '[sandbox] ' : ''}${result.text}\nNext: ${result.next}`));
+  const facts = { ...result.structured, ...(result.isError ? { error: result.text } : {}), next: result.next };
+  const structured = mapStrings(facts, (value) => redact(strip(value)));
+  return { content: [{ type: 'text', text }], structuredContent: structured, ...(result.isError ? { isError: true } : {}) };
 }
 
-/** An error as the client receives it: text only. */
-export function presentError(text: string, options: Shown): CallToolResult {
-  return { content: [{ type: 'text', text: options.redact(`${options.sandbox ? '[sandbox] ' : ''}${text}`) }], isError: true };
+/** An error as the client receives it: the text as it always was, and `{error, next}` for clients that read only structured results. */
+export function presentError(text: string, next: string, options: Shown): CallToolResult {
+  const shown = (value: string) => options.redact(strip(value));
+  return {
+    content: [{ type: 'text', text: options.redact(`${options.sandbox ? '[sandbox] ' : ''}${text}`) }],
+    structuredContent: { error: shown(text), next: shown(next) },
+    isError: true,
+  };
+}
+
+/** The next step after a call of `tool` ended with `error`; the error's text says the details. */
+export function nextAfter(error: unknown, tool: string): string {
+  if (error instanceof InputError) return `Correct ${error.field} as the error says, then call ${tool} again.`;
+  if (error instanceof ApiError) {
+    if (error.status === 429) return `Wait as the error says, then call ${tool} again.`;
+    if (error.status >= 500) return `Call ${tool} again later; a retry may help.`;
+    // What else a status means differs by tool (its status hints, in the error's text).
+    return `Do what the error says before calling ${tool} again; it says whether a retry helps.`;
+  }
+  if (error instanceof UnreachableError) return `Call ${tool} again later; if it keeps failing, tell the server's operator.`;
+  if (error instanceof CancelledError) return `If the request may have reached the service, check its effect before calling ${tool} again.`;
+  if (error instanceof ConfigError) return "Tell the server's operator: the server's settings must change first.";
+  if (error instanceof AppError) return `Do what the error says before calling ${tool} again.`;
+  return "Do not retry: tell the server's operator (details are in the server log).";
 }

@@ -25,7 +25,7 @@ import { createMemoryStore, type GateStore } from './gate/store.js';
 import { INSTRUCTIONS } from './instructions.js';
 import { redactingLog, type Log } from './log.js';
 import { PROMPTS } from './prompts/index.js';
-import { present, presentError, type Shown } from './result.js';
+import { nextAfter, present, presentError, type Shown } from './result.js';
 import { redactor, sanitize } from './text.js';
 import { checkArguments } from './tools/arguments.js';
 import { inputSchemaOf, jsonSchemaOf, outputSchemaOf } from './tools/contract.js';
@@ -201,7 +201,7 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
           calls.track(
             checkedCall(tool, inputSchema, args, ctx, server, caller).then<CallToolResult | InputRequiredResult, CallToolResult>(
               (result) => ('ask' in result ? askResult(result, caller, ctx) : present(result, caller.shown)),
-              (error: unknown) => presentError(errorText(error, tool, caller.log), caller.shown),
+              (error: unknown) => presentError(errorText(error, tool, caller.log), nextAfter(error, tool.name), caller.shown),
             ),
           ),
       );

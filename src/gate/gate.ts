@@ -9,13 +9,24 @@ import {
   RefusedError,
   UnexpectedAnswerError,
   UnreachableError,
+  reasonOf,
 } from '../errors.js';
 import type { Log } from '../log.js';
-import { duration } from '../text.js';
-import type { GatedTool, ToolContext, ToolResult, Warning } from '../tools/define.js';
+import { duration, quote, sanitize } from '../text.js';
+import type { GatedTool, Refusal, ToolContext, ToolResult, Warning } from '../tools/define.js';
 import { askInline, checkState, judgeAnswer, type ApprovalChannel, type AskApproval } from './approval.js';
 import { callKey, lastWarningSlot, scopeDigest } from './key.js';
-import { CONFIRM_WINDOW_MS, HEARTBEAT_MS, MAX_PENDING_PER_USER, type GateStore, type Settlement, type Taken, type UnknownOutcome } from './store.js';
+import {
+  CONFIRM_WINDOW_MS,
+  HEARTBEAT_MS,
+  MAX_PENDING_PER_USER,
+  MAX_SUMMARY_CHARS,
+  type Completed,
+  type GateStore,
+  type Settlement,
+  type Taken,
+  type UnknownOutcome,
+} from './store.js';
 
 /**
  * The two-step confirmation of every gated tool (money, credits, permanent deletes):
@@ -23,7 +34,9 @@ import { CONFIRM_WINDOW_MS, HEARTBEAT_MS, MAX_PENDING_PER_USER, type GateStore, 
  * - a call with `confirm: true` acts only by taking a pending warning for exactly its arguments,
  *   which it uses up: N such calls after one warning send one request, whatever N and timing;
  * - while a confirmed call runs, a warning or confirmation with the same arguments sends nothing;
- * - anything but a clean answer or a sure refusal is an unknown outcome, named by the next warning.
+ * - anything but a clean answer or a sure refusal (a tool's gate names the statuses its service
+ *   documents as such) is an unknown outcome, named by the next warning;
+ * - a clean answer is remembered for the window, so a repeated confirmation or warning says it was done.
  * When the client can show forms, a confirmed call also needs a person's approval: a 2025-era client
  * is shown the form while the call holds its warning; a 2026-07-28 client gets the form back with
  * a signed single-use state bound to that one pending warning, and the warning is taken only when
@@ -94,7 +107,7 @@ export function createGate({ store, now, config, log, newRequestId = randomUUID 
   async function askRound(tool: GatedTool, request: Record<string, unknown>, ctx: ToolContext, key: string, slot: string): Promise<ToolResult | AskApproval> {
     const nonce = randomUUID();
     const ready = await store.bind(key, slot, nonce);
-    if (!ready.ok) return notTaken(tool, ready);
+    if (!ready.ok) return notTaken(tool, ready, key);
     const warning = await tool.gate.warn(request, ctx);
     return { ask: { message: `${warning.action}. ${warning.cost}`, state: { key, nonce, at: now() } } };
   }
@@ -104,10 +117,11 @@ export function createGate({ store, now, config, log, newRequestId = randomUUID 
     if (running) return inFlightResult(tool, running.since);
     const warning = await tool.gate.warn(request, ctx);
     const earlier = await store.unknownOutcome(key);
+    const done = await store.completed(key);
     const requestId = tool.gate.requestId ? (earlier?.requestId ?? newRequestId()) : undefined;
     const recorded = await store.warn(key, slot, { at: now(), ...(requestId ? { requestId } : {}) }, user);
     if (!recorded.ok) return recorded.why === 'in_flight' ? inFlightResult(tool, recorded.inFlight.since) : fullResult(tool, recorded.records);
-    return warningResult(tool, warning, earlier);
+    return warningResult(tool, warning, earlier, done);
   }
 
   async function act(
@@ -120,7 +134,7 @@ export function createGate({ store, now, config, log, newRequestId = randomUUID 
     round?: string,
   ): Promise<ToolResult> {
     const taken = await store.take(key, slot, round);
-    if (!taken.ok) return notTaken(tool, taken);
+    if (!taken.ok) return notTaken(tool, taken, key);
     const requestId = taken.pending.requestId;
     const heartbeat = setInterval(() => void store.touch(key).catch((error: unknown) => log.warn(`gate heartbeat failed: ${String(error)}`)), HEARTBEAT_MS);
     heartbeat.unref();
@@ -130,9 +144,14 @@ export function createGate({ store, now, config, log, newRequestId = randomUUID 
         await askInline(approval, `${warning.action}. ${warning.cost}`, ctx.signal, config.approvalTimeoutMs);
       }
       const result = await tool.run(request, requestId ? { ...ctx, requestId } : ctx);
-      await settle(key, { kind: 'clean' });
+      await settle(key, { kind: 'clean', completed: { at: now(), summary: sanitize(tool.gate.done?.(result) ?? DONE_UNSAID, MAX_SUMMARY_CHARS) } });
       return result.structured ? { ...result, structured: { confirmation_needed: false, ...result.structured } } : result;
     } catch (error) {
+      const refusal = error instanceof ApiError ? tool.gate.refusals?.[error.status] : undefined;
+      if (error instanceof ApiError && refusal) {
+        await settle(key, { kind: 'refused' });
+        return refusedResult(error, refusal);
+      }
       if (sentNothing(error)) {
         await settle(key, { kind: 'refused' });
         throw error;
@@ -153,8 +172,19 @@ export function createGate({ store, now, config, log, newRequestId = randomUUID 
     await store.settle(key, settlement).catch((error: unknown) => log.warn(`gate: could not record the end of a call: ${error instanceof Error ? error.message : String(error)}`));
   }
 
+  /** Why a confirmation took no warning; a call done cleanly within the window is named, so it is not repeated by mistake. */
+  async function notTaken(tool: GatedTool, taken: Exclude<Taken, { ok: true }>, key: string): Promise<ToolResult> {
+    if (taken.why === 'in_flight') return inFlightResult(tool, taken.inFlight.since);
+    if (taken.why === 'other_round') return otherRoundResult(tool);
+    const done = await store.completed(key);
+    return done ? doneResult(tool, done) : noWarningResult(tool, taken.otherArguments);
+  }
+
   return { call };
 }
+
+/** What a completed call did, for a tool whose gate does not say. */
+const DONE_UNSAID = 'the service answered';
 
 /** Errors that prove nothing happened: raised before sending, or a definite refusal by the service. */
 function sentNothing(error: unknown): boolean {
@@ -176,8 +206,9 @@ function unknownWhat(error: unknown, log: Log, tool: string): string {
 
 const time = (ms: number) => new Date(ms).toISOString();
 
-function warningResult(tool: GatedTool, warning: Warning, earlier: UnknownOutcome | undefined): ToolResult {
+function warningResult(tool: GatedTool, warning: Warning, earlier: UnknownOutcome | undefined, done: Completed | undefined): ToolResult {
   const lines = ['CONFIRMATION NEEDED. Nothing was sent.'];
+  if (done) lines.push(`ALREADY DONE: this exact call (same arguments) was carried out at ${time(done.at)}: ${done.summary}. Confirming this warning does it a SECOND time.`);
   if (earlier) {
     const check = tool.gate.requestId
       ? 'This attempt reuses its request id, so the service will not run it twice if the earlier one went through (it remembers the id for 10 minutes).'
@@ -185,6 +216,7 @@ function warningResult(tool: GatedTool, warning: Warning, earlier: UnknownOutcom
     lines.push(`Earlier attempt: a confirmed call with these arguments at ${time(earlier.at)} ended with an unknown outcome (${earlier.what}). ${check}`);
   }
   lines.push(`${warning.action}.`, ...warning.details, `Cost: ${warning.cost}`);
+  const attempts = [done ? `${time(done.at)}: done: ${done.summary}` : undefined, earlier ? `${time(earlier.at)}: ${earlier.what}` : undefined].filter(Boolean);
   const next = `Show this to the user; only if they agree, call ${tool.name} again with the same arguments plus confirm: true within 10 minutes.`;
   return {
     text: lines.join('\n'),
@@ -193,15 +225,9 @@ function warningResult(tool: GatedTool, warning: Warning, earlier: UnknownOutcom
       confirmation_needed: true,
       action: warning.action,
       cost: warning.cost,
-      ...(earlier ? { earlier_attempt: `${time(earlier.at)}: ${earlier.what}` } : {}),
+      ...(attempts.length ? { earlier_attempt: attempts.join('; ') } : {}),
     },
   };
-}
-
-function notTaken(tool: GatedTool, taken: Exclude<Taken, { ok: true }>): ToolResult {
-  if (taken.why === 'in_flight') return inFlightResult(tool, taken.inFlight.since);
-  if (taken.why === 'other_round') return otherRoundResult(tool);
-  return noWarningResult(tool, taken.otherArguments);
 }
 
 function otherRoundResult(tool: GatedTool): ToolResult {
@@ -234,6 +260,30 @@ function noWarningResult(tool: GatedTool, otherArguments: boolean): ToolResult {
     isError: true,
     text: `NOT SENT: confirm: true needs a pending warning for exactly these arguments, and there is none (a warning allows one call and expires after 10 minutes).${other}`,
     next: `Call ${tool.name} again without confirm to get a fresh warning, and show it to the user.`,
+  };
+}
+
+/**
+ * A confirmation repeated after the call was done: says what was done, when, that nothing was sent
+ * now, and that starting over would do it a second time (a model that thinks the first call failed
+ * must not be led to a second campaign).
+ */
+function doneResult(tool: GatedTool, done: Completed): ToolResult {
+  const at = time(done.at);
+  return {
+    isError: true,
+    text: `NOT SENT: this exact call (same arguments) was already carried out at ${at}: ${done.summary}. Nothing was sent now. Calling ${tool.name} again without confirm starts a NEW, second one: a fresh warning, and once confirmed it is done again.`,
+    next: `Tell the user it was done at ${at} (${done.summary}); do not call ${tool.name} again unless they want it done a second time.`,
+  };
+}
+
+/** A status the tool's service documents as a sure refusal: nothing changed, and which refusal it was. */
+function refusedResult(error: ApiError, refusal: Refusal): ToolResult {
+  const reason = reasonOf(error.body);
+  return {
+    isError: true,
+    text: `REFUSED (${error.status}): ${refusal.why}. Nothing changed.${reason ? ` The service said: ${quote(reason, 300)}` : ''}`,
+    next: refusal.next,
   };
 }
 

@@ -101,10 +101,16 @@ end
 return {'no_warning'}
 `);
 
-/** KEYS: running, unknown outcome. ARGV: settlement kind, unknown-outcome record (for 'unknown'), TTL ms. */
+/**
+ * KEYS: running, unknown outcome, completed call. ARGV: settlement kind, unknown-outcome record (for
+ * 'unknown'), TTL ms, completed-call record ('' for none; for 'clean').
+ */
 export const SETTLE = script(`
 redis.call('DEL', KEYS[1])
-if ARGV[1] == 'clean' then redis.call('DEL', KEYS[2]) end
+if ARGV[1] == 'clean' then
+  redis.call('DEL', KEYS[2])
+  if ARGV[4] ~= '' then redis.call('SET', KEYS[3], ARGV[4], 'PX', ARGV[3]) end
+end
 if ARGV[1] == 'unknown' then redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[3]) end
 return 'settled'
 `);

@@ -9,12 +9,14 @@ import {
   IN_FLIGHT_TTL_MS,
   MAX_PENDING_PER_USER,
   type GateStore,
+  type Completed,
   type InFlight,
   type Pending,
   type StoreHealth,
   type Taken,
   type UnknownOutcome,
   type Warned,
+  trimmed,
 } from './store.js';
 
 /**
@@ -55,7 +57,7 @@ export const MAX_STORE_KEYS = 100_000;
 /** The longest amnesia grace, whatever the configured timeouts: beyond it a refusal helps nobody. */
 export const MAX_AMNESIA_GRACE_MS = 30 * 60_000;
 
-type Kind = 'pending' | 'latest' | 'running' | 'unknown' | 'claimed' | 'round' | 'warnings';
+type Kind = 'pending' | 'latest' | 'running' | 'unknown' | 'done' | 'claimed' | 'round' | 'warnings';
 
 /**
  * How long gated calls are refused after the store lost its memory: as long as a call taken before
@@ -238,6 +240,7 @@ export function createRedisStore({
   return {
     inFlight: (key) => get<InFlight>('running', key),
     unknownOutcome: (key) => get<UnknownOutcome>('unknown', key),
+    completed: (key) => get<Completed>('done', key),
     async warn(key, slot, pending, scope): Promise<Warned> {
       const keys = [name('running', key), name('pending', key), name('latest', slot), name('round', key), name('warnings', scope)];
       const [outcome, running] = await decide(WARN, keys, [JSON.stringify(pending), key, ttlMs, maxPendingPerUser, maxKeys, KEY_PREFIX]);
@@ -252,7 +255,8 @@ export function createRedisStore({
     },
     async settle(key, settlement) {
       const record = settlement.kind === 'unknown' ? JSON.stringify(settlement.record) : '';
-      await run(() => evalScript(redis, SETTLE, [name('running', key), name('unknown', key)], [settlement.kind, record, ttlMs]));
+      const completed = settlement.kind === 'clean' && settlement.completed ? JSON.stringify(trimmed(settlement.completed)) : '';
+      await run(() => evalScript(redis, SETTLE, [name('running', key), name('unknown', key), name('done', key)], [settlement.kind, record, ttlMs, completed]));
     },
     // No per-user partition is needed here: with noeviction, one user's claims never push out another's.
     async claimOnce(token, claimTtlMs) {

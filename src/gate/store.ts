@@ -1,6 +1,6 @@
 /**
- * The gate's state behind one interface: pending warnings, in-flight markers and unknown outcomes,
- * each keyed by a call's hash (gate/key.ts). The in-process store below serves one process; a
+ * The gate's state behind one interface: pending warnings, in-flight markers, unknown outcomes and
+ * completed calls, each keyed by a call's hash (gate/key.ts). The in-process store below serves one process; a
  * shared store lets several replicas see the same state. Every operation that decides whether a
  * request may go out (`warn`, `take`, `bind`, `claimOnce`) is atomic.
  */
@@ -34,6 +34,16 @@ export interface InFlight {
   since: number;
 }
 
+/** A confirmed call that ended with a clean answer: when, and what it did in our own words (never its arguments). */
+export interface Completed {
+  at: number;
+  /** E.g. "created campaign cmp_1"; at most MAX_SUMMARY_CHARS. */
+  summary: string;
+}
+
+/** A completed call's summary is trimmed to this: a line of our own text and an id or two. */
+export const MAX_SUMMARY_CHARS = 200;
+
 export type Taken =
   | { ok: true; pending: Pending }
   | { ok: false; why: 'in_flight'; inFlight: InFlight }
@@ -45,8 +55,8 @@ export type Taken =
 export type Warned = { ok: true } | { ok: false; why: 'in_flight'; inFlight: InFlight } | { ok: false; why: 'full'; records: number };
 
 export type Settlement =
-  /** A clean answer: the earlier unknown outcome, if any, is settled too. */
-  | { kind: 'clean' }
+  /** A clean answer: the earlier unknown outcome, if any, is settled too; `completed` is kept for the window. */
+  | { kind: 'clean'; completed?: Completed }
   /** Nothing went out, or the service refused for sure: the earlier record stays as it was. */
   | { kind: 'refused' }
   | { kind: 'unknown'; record: UnknownOutcome };
@@ -66,6 +76,8 @@ export interface StoreHealth {
 export interface GateStore {
   inFlight(key: string): Promise<InFlight | undefined>;
   unknownOutcome(key: string): Promise<UnknownOutcome | undefined>;
+  /** The call of `key` that ended cleanly within the window, if any. */
+  completed(key: string): Promise<Completed | undefined>;
   /**
    * Records a warning for `key` (replacing an older one, and any approval round bound to it) unless
    * `key` is in flight or the store is full; `slot` remembers it as the tool's latest. Beyond
@@ -164,6 +176,7 @@ export function createMemoryStore({ now, ttlMs = CONFIRM_WINDOW_MS, maxRecords =
   const latest = expiringMap<string>(now, ttlMs);
   const running = expiringMap<InFlight>(now, ttlMs);
   const unknown = expiringMap<UnknownOutcome>(now, ttlMs);
+  const done = expiringMap<Completed>(now, ttlMs);
   /** Per user: the keys of their pending warnings, oldest first. */
   const warningsOf = new Map<string, ExpiringMap<true>>();
   /** Per user: their claimed approval nonces. */
@@ -174,10 +187,10 @@ export function createMemoryStore({ now, ttlMs = CONFIRM_WINDOW_MS, maxRecords =
     return map;
   };
   const sumOf = (maps: Map<string, ExpiringMap<true>>) => [...maps.values()].reduce((sum, map) => sum + map.size, 0);
-  const total = () => pending.size + latest.size + running.size + unknown.size + sumOf(warningsOf) + sumOf(claimsOf);
+  const total = () => pending.size + latest.size + running.size + unknown.size + done.size + sumOf(warningsOf) + sumOf(claimsOf);
   /** Drops what expired; only when the cap is near, so most warnings cost O(1). */
   function sweep(): number {
-    for (const map of [pending, latest, running, unknown]) map.sweep();
+    for (const map of [pending, latest, running, unknown, done]) map.sweep();
     for (const maps of [warningsOf, claimsOf]) for (const [scope, map] of maps) if (map.sweep() === 0) maps.delete(scope);
     return total();
   }
@@ -192,6 +205,7 @@ export function createMemoryStore({ now, ttlMs = CONFIRM_WINDOW_MS, maxRecords =
   return {
     inFlight: async (key) => running.get(key),
     unknownOutcome: async (key) => unknown.get(key),
+    completed: async (key) => done.get(key),
     async warn(key, slot, record, scope) {
       const inFlight = running.get(key);
       if (inFlight) return { ok: false, why: 'in_flight', inFlight };
@@ -227,6 +241,7 @@ export function createMemoryStore({ now, ttlMs = CONFIRM_WINDOW_MS, maxRecords =
     async settle(key, settlement) {
       running.delete(key);
       if (settlement.kind === 'clean') unknown.delete(key);
+      if (settlement.kind === 'clean' && settlement.completed) done.set(key, trimmed(settlement.completed));
       if (settlement.kind === 'unknown') unknown.set(key, settlement.record);
     },
     async claimOnce(token, claimTtlMs, scope) {
@@ -239,8 +254,13 @@ export function createMemoryStore({ now, ttlMs = CONFIRM_WINDOW_MS, maxRecords =
     ping: async () => undefined,
     health: async () => ({ problems: [] }),
     close: async () => undefined,
-    sizes: () => ({ pending: pending.size, latest: latest.size, running: running.size, unknown: unknown.size, claimed: sumOf(claimsOf), total: total() }),
+    sizes: () => ({ pending: pending.size, latest: latest.size, running: running.size, unknown: unknown.size, done: done.size, claimed: sumOf(claimsOf), total: total() }),
   };
+}
+
+/** What a store keeps of a completed call: its time and a summary no longer than MAX_SUMMARY_CHARS. */
+export function trimmed({ at, summary }: Completed): Completed {
+  return { at, summary: summary.slice(0, MAX_SUMMARY_CHARS) };
 }
 
 function withoutRound({ round: _, ...record }: PendingRecord): Pending {

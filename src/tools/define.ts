@@ -43,9 +43,9 @@ export interface ToolResult {
   text: string;
   /** The next step: the tool and arguments to call, or a short sentence saying nothing more is needed. */
   next: string;
-  /** Typed facts matching the tool's output shape; required unless `isError`. */
+  /** Typed facts matching the tool's output shape; required unless `isError` (then any facts it has, beside `error`). */
   structured?: Record<string, unknown>;
-  /** A 200 that reports failure is still a failure: text only. */
+  /** A 200 that reports failure is still a failure: the client gets `error` (the text) and `next` in the structured part. */
   isError?: boolean;
 }
 
@@ -72,6 +72,24 @@ export interface Gate<Args> {
   unknownOutcome: string;
   /** The service deduplicates repeats by X-Request-ID: the attempt after an unknown outcome reuses its id. */
   requestId?: boolean;
+  /**
+   * Statuses that prove nothing changed where the gate would otherwise call the outcome unknown
+   * (408, 409, 5xx), each with what it means for this operation: the service documents it so.
+   */
+  refusals?: Partial<Record<number, Refusal>>;
+  /**
+   * What a call that answered did, in a few words of our own and ids from the answer, never argument
+   * values (e.g. `created campaign cmp_1`): the gate keeps it for the window to answer a repeat.
+   */
+  done?(result: ToolResult): string;
+}
+
+/** A status the service documents as a sure refusal of one operation. */
+export interface Refusal {
+  /** What the status means, e.g. "the recommended figure changed since it was read". */
+  why: string;
+  /** What to do instead. */
+  next: string;
 }
 
 type Shape = z.ZodRawShape;

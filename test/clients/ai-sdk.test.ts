@@ -69,6 +69,21 @@ describe('the AI SDK MCP client', () => {
     expect(played.seen[1]).toContain(String(created?.structuredContent?.campaign_id));
   });
 
+  it('hands back a repeated confirmation as an error whose structuredContent names the campaign and the next step', async () => {
+    const args = campaignArgs('AI SDK repeat check');
+    const script = fixedScript([
+      { tool: 'create_ad_campaign', args },
+      { tool: 'create_ad_campaign', args: { ...args, confirm: true } },
+      { tool: 'create_ad_campaign', args: { ...args, confirm: true } },
+    ]);
+    const played = await play(script, structured);
+    const [, created, repeated] = played.outputs as Result[];
+    // With an outputSchema, execute returns structuredContent alone on success and the whole result on an error.
+    expect(created).toMatchObject({ campaign_id: expect.stringMatching(/^cmp_\w+$/) });
+    expect(repeated).toMatchObject({ isError: true, structuredContent: { error: expect.stringMatching(/^NOT SENT: this exact call \(same arguments\) was already carried out at \S+: created campaign cmp_\w+, status \w+\. Nothing was sent now\./), next: expect.stringMatching(/do not call create_ad_campaign again unless they want it done a second time\.$/) } });
+    expect(repeated?.structuredContent?.error).toContain(String((created as Record<string, unknown>).campaign_id));
+  });
+
   it.for(WORKFLOWS)('completes $name reading every id from the text it was handed', async (workflow, { skip }) => {
     const missing = unavailable(workflow, names);
     if (missing) skip(missing);

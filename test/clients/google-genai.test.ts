@@ -92,6 +92,21 @@ describe("Google genai's mcpToTool", () => {
     expect(responses[1]).toMatchObject({ structuredContent: { confirmation_needed: false, campaign_id: expect.stringMatching(/^cmp_\w+$/) } });
   });
 
+  it('hands Gemini a repeated confirmation as an error whose structuredContent passed the SDK client\'s output-schema check', async () => {
+    const args = campaignArgs('genai repeat check');
+    const script = fixedScript([
+      { tool: 'create_ad_campaign', args },
+      { tool: 'create_ad_campaign', args: { ...args, confirm: true } },
+      { tool: 'create_ad_campaign', args: { ...args, confirm: true } },
+    ]);
+    const { responses, seen } = await play(script, tool);
+    const id = String((responses[1]?.structuredContent as Record<string, unknown> | undefined)?.campaign_id);
+    // genai hands Gemini an error result as { error: <the whole CallToolResult> }.
+    expect(responses[2]?.error).toMatchObject({ isError: true, structuredContent: { error: expect.stringMatching(/^NOT SENT: this exact call \(same arguments\) was already carried out at \S+: created campaign cmp_\w+, status \w+\. Nothing was sent now\./), next: expect.stringMatching(/do not call create_ad_campaign again unless they want it done a second time\.$/) } });
+    expect(seen[2]).toContain(`"structuredContent":{"error":"NOT SENT: this exact call (same arguments) was already carried out at`);
+    expect(seen[2]).toContain(`created campaign ${id}`);
+  });
+
   it.for(WORKFLOWS)('completes $name reading every id from the results it was handed', async (workflow, { skip }) => {
     const missing = unavailable(workflow, names);
     if (missing) skip(missing);

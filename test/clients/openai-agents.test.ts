@@ -86,6 +86,23 @@ describe('the OpenAI Agents SDK in strict mode', () => {
     expect(parseObject(seen[1])).toMatchObject({ confirmation_needed: false, campaign_id: expect.stringMatching(/^cmp_\w+$/) });
   });
 
+  it('passes a repeated confirmation through its output-schema check, and hands the model what was created and that nothing was sent', async () => {
+    const args = campaignArgs('Agents repeat check');
+    const script = fixedScript([
+      { tool: 'create_ad_campaign', args },
+      { tool: 'create_ad_campaign', args: { ...args, confirm: true } },
+      { tool: 'create_ad_campaign', args: { ...args, confirm: true } },
+    ]);
+    // The SDK client under MCPServerStdio checks structuredContent against the output schema even on
+    // errors; a result that failed would reach the model as a tool error message, not as this text.
+    const { seen } = await play(script, structured);
+    const id = String(parseObject(seen[1])?.campaign_id);
+    expect(id).toMatch(/^cmp_\w+$/);
+    expect(seen[2]?.replace(/^\[sandbox\] /, '')).toMatch(/^NOT SENT: this exact call \(same arguments\) was already carried out at \S+: created campaign cmp_\w+, status \w+\. Nothing was sent now\./);
+    expect(seen[2]).toContain(`created campaign ${id}`);
+    expect(seen[2]).toMatch(/Next: Tell the user it was done at .*do not call create_ad_campaign again unless they want it done a second time\./);
+  });
+
   it.for(WORKFLOWS)('completes $name reading every id from the text it was handed', async (workflow, { skip }) => {
     const missing = unavailable(workflow, names);
     if (missing) skip(missing);

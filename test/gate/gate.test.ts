@@ -96,7 +96,7 @@ describe('the confirmation gate', () => {
     expect((await gate.call(tool, { amount: 5 }, true, ctx)).structured).toEqual({ confirmation_needed: false, done: true });
     const again = await gate.call(tool, { amount: 5 }, true, ctx);
     expect(again.isError).toBe(true);
-    expect(again.text).toMatch(/^NOT SENT: confirm: true needs a pending warning/);
+    expect(again.text).toMatch(/^NOT SENT: this exact call \(same arguments\) was already carried out at /);
     expect(sent).toHaveLength(1);
   });
 
@@ -155,7 +155,7 @@ describe('the confirmation gate', () => {
     const note = 'x'.repeat(MAX_ARGUMENT_BYTES);
     await expect(gate.call(tool, { amount: 5, note }, undefined, ctx)).rejects.toThrow(InputError);
     await expect(gate.call(tool, { amount: 5, note }, undefined, ctx)).rejects.toThrow(/arguments: are 65 KiB of JSON; at most 64 KiB/);
-    expect(store.sizes()).toEqual({ pending: 0, latest: 0, running: 0, unknown: 0, claimed: 0, total: 0 });
+    expect(store.sizes()).toEqual({ pending: 0, latest: 0, running: 0, unknown: 0, done: 0, claimed: 0, total: 0 });
   });
 
   it('forgets a warning after the confirmation window', async () => {
@@ -165,6 +165,93 @@ describe('the confirmation gate', () => {
     now.t += CONFIRM_WINDOW_MS + 1;
     expect((await gate.call(tool, { amount: 5 }, true, ctx)).text).toMatch(/^NOT SENT/);
     expect(sent).toHaveLength(0);
+  });
+
+  describe('a call done within the window', () => {
+    /** The fake tool, saying what it did as a gate's `done` does. */
+    function doneTool() {
+      const made = fakeTool();
+      made.tool.gate.done = () => 'created campaign cmp_42';
+      return made;
+    }
+
+    it('answers a repeated confirmation with what was done, when, that nothing was sent, and that another call is a second one', async () => {
+      const { gate, ctx, now } = setup();
+      const { tool, sent } = doneTool();
+      await gate.call(tool, { amount: 5 }, undefined, ctx);
+      await gate.call(tool, { amount: 5 }, true, ctx);
+      now.t += 120_000;
+      const again = await gate.call(tool, { amount: 5 }, true, ctx);
+      expect(again.isError).toBe(true);
+      expect(again.text).toBe(
+        'NOT SENT: this exact call (same arguments) was already carried out at 1970-01-01T00:16:40.000Z: created campaign cmp_42. Nothing was sent now. Calling spend_money again without confirm starts a NEW, second one: a fresh warning, and once confirmed it is done again.',
+      );
+      expect(again.next).toBe('Tell the user it was done at 1970-01-01T00:16:40.000Z (created campaign cmp_42); do not call spend_money again unless they want it done a second time.');
+      expect(again.next).not.toMatch(/without confirm to get a fresh warning/);
+      expect(sent).toHaveLength(1);
+    });
+
+    it('says so in the next warning for the same arguments: confirming does it a second time', async () => {
+      const { gate, ctx } = setup();
+      const { tool } = doneTool();
+      await gate.call(tool, { amount: 5 }, undefined, ctx);
+      await gate.call(tool, { amount: 5 }, true, ctx);
+      const warning = await gate.call(tool, { amount: 5 }, undefined, ctx);
+      expect(warning.text).toContain('ALREADY DONE: this exact call (same arguments) was carried out at 1970-01-01T00:16:40.000Z: created campaign cmp_42. Confirming this warning does it a SECOND time.');
+      expect(warning.structured?.earlier_attempt).toBe('1970-01-01T00:16:40.000Z: done: created campaign cmp_42');
+      // Other arguments are another call.
+      expect((await gate.call(tool, { amount: 6 }, undefined, ctx)).text).not.toContain('ALREADY DONE');
+    });
+
+    it('forgets the call after the window: a confirmation then finds no warning, as before', async () => {
+      const { gate, ctx, now } = setup();
+      const { tool } = doneTool();
+      await gate.call(tool, { amount: 5 }, undefined, ctx);
+      await gate.call(tool, { amount: 5 }, true, ctx);
+      now.t += CONFIRM_WINDOW_MS + 1;
+      expect((await gate.call(tool, { amount: 5 }, true, ctx)).text).toMatch(/^NOT SENT: confirm: true needs a pending warning/);
+    });
+
+    it('remembers nothing as done after a refusal', async () => {
+      const { gate, ctx } = setup();
+      const { tool } = fakeTool(() => Promise.reject(new ApiError(400, {})));
+      tool.gate.done = () => 'created campaign cmp_42';
+      await gate.call(tool, { amount: 5 }, undefined, ctx);
+      await expect(gate.call(tool, { amount: 5 }, true, ctx)).rejects.toThrow(ApiError);
+      expect((await gate.call(tool, { amount: 5 }, true, ctx)).text).toMatch(/^NOT SENT: confirm: true needs a pending warning/);
+    });
+  });
+
+  describe('statuses a tool declares sure refusals', () => {
+    function refusingTool(error: unknown) {
+      const made = fakeTool(() => Promise.reject(error));
+      made.tool.gate.refusals = { 409: { why: 'the figure changed since it was read', next: 'Read the figure again.' } };
+      return made;
+    }
+
+    it('answers a declared 409 as a refusal saying which, with the service\'s reason, and remembers no unknown outcome', async () => {
+      const { gate, ctx, store } = setup();
+      const { tool, sent } = refusingTool(new ApiError(409, { detail: 'The recommended budget changed since it was read' }));
+      await gate.call(tool, { amount: 5 }, undefined, ctx);
+      const result = await gate.call(tool, { amount: 5 }, true, ctx);
+      expect(result).toEqual({
+        isError: true,
+        text: 'REFUSED (409): the figure changed since it was read. Nothing changed. The service said: "The recommended budget changed since it was read"',
+        next: 'Read the figure again.',
+      });
+      expect(sent).toHaveLength(1);
+      expect(await store.unknownOutcome(callKey('', 'spend_money', { amount: 5 }))).toBeUndefined();
+      const next = await gate.call(tool, { amount: 5 }, undefined, ctx);
+      expect(next.text).not.toMatch(/Earlier attempt|ALREADY DONE/);
+      expect(next.structured).not.toHaveProperty('earlier_attempt');
+    });
+
+    it('keeps undeclared statuses as they were: a 500 is still an unknown outcome', async () => {
+      const { gate, ctx } = setup();
+      const { tool } = refusingTool(new ApiError(500, {}));
+      await gate.call(tool, { amount: 5 }, undefined, ctx);
+      expect((await gate.call(tool, { amount: 5 }, true, ctx)).text).toMatch(/^OUTCOME UNKNOWN: the service answered 500/);
+    });
   });
 
   describe('unknown outcomes', () => {

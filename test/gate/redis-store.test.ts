@@ -27,7 +27,7 @@ const TOOL = 'spend_money';
 const call = (amount: number) => callKey('', TOOL, { amount });
 const SLOT = lastWarningSlot('', TOOL);
 const USER = scopeDigest('');
-const KEY_SHAPE = new RegExp(`^${KEY_PREFIX}((pending|latest|running|unknown|claimed|round|warnings):[0-9a-f]{64}|epoch)$`);
+const KEY_SHAPE = new RegExp(`^${KEY_PREFIX}((pending|latest|running|unknown|done|claimed|round|warnings):[0-9a-f]{64}|epoch)$`);
 
 /** A log that keeps its lines. */
 function recordingLog(): Log & { lines: string[] } {
@@ -146,9 +146,12 @@ describe.skipIf(redisSkipReason !== undefined)('the Redis gate store', () => {
     await store.warn(call(3), SLOT, { at: 0 }, USER);
     await store.take(call(3), SLOT);
     await store.settle(call(3), { kind: 'unknown', record: { at: 0, what: 'x' } }); // unknown
+    await store.warn(call(4), SLOT, { at: 0 }, USER);
+    await store.take(call(4), SLOT);
+    await store.settle(call(4), { kind: 'clean', completed: { at: 0, summary: 'created campaign cmp_1' } }); // done
     await store.claimOnce('nonce', 2 * CONFIRM_WINDOW_MS, USER); // claimed, asked for longer than allowed
     const found = await records();
-    expect(new Set(found.map(({ key }) => key.split(':')[2]))).toEqual(new Set(['pending', 'latest', 'running', 'unknown', 'claimed', 'warnings', 'epoch']));
+    expect(new Set(found.map(({ key }) => key.split(':')[2]))).toEqual(new Set(['pending', 'latest', 'running', 'unknown', 'done', 'claimed', 'warnings', 'epoch']));
     for (const { key, pttl } of found) {
       if (key === EPOCH_KEY) {
         expect(pttl, 'the epoch is kept for good: its loss is how amnesia shows').toBe(-1);
@@ -180,6 +183,9 @@ describe.skipIf(redisSkipReason !== undefined)('the Redis gate store', () => {
     await store.take(callKey(scope, TOOL, { amount: 6 }), slot);
     await store.take(key, slot);
     await store.settle(key, { kind: 'unknown', record: { at: 0, what: 'the service answered 500' } });
+    await store.warn(key, slot, { at: 0 }, USER);
+    await store.take(key, slot);
+    await store.settle(key, { kind: 'clean', completed: { at: 0, summary: 'created campaign cmp_1' } });
     await store.claimOnce(`${scope}:approval-nonce`, CONFIRM_WINDOW_MS, USER);
     const dump = JSON.stringify(await records());
     for (const secret of ['Cr3dent1al', 'ghp_', '4111', 'card', 'approval-nonce', 'amount']) expect(dump).not.toContain(secret);

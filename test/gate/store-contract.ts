@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { callKey, lastWarningSlot, scopeDigest } from '../../src/gate/key.js';
-import { CONFIRM_WINDOW_MS, IN_FLIGHT_TTL_MS, MAX_PENDING_PER_USER, type GateStore, type UnknownOutcome } from '../../src/gate/store.js';
+import { CONFIRM_WINDOW_MS, IN_FLIGHT_TTL_MS, MAX_PENDING_PER_USER, MAX_SUMMARY_CHARS, type GateStore, type UnknownOutcome } from '../../src/gate/store.js';
 
 /**
  * What every GateStore promises the gate, run against each store: the in-process one and Redis.
@@ -209,6 +209,47 @@ export function describeGateStore(name: string, make: () => Promise<StoreUnderTe
         await harness.store.settle(call(5), { kind: 'clean' });
         expect(await harness.store.inFlight(call(5))).toBeUndefined();
         expect(await harness.store.unknownOutcome(call(5))).toBeUndefined();
+      });
+
+      it('clean: remembers what the call did for the window, for that call only', async () => {
+        const harness = await setup();
+        const { store, now, elapse } = harness;
+        await inFlight(harness, call(5));
+        await store.settle(call(5), { kind: 'clean', completed: { at: now(), summary: 'created campaign cmp_1' } });
+        expect(await store.completed(call(5))).toEqual({ at: now(), summary: 'created campaign cmp_1' });
+        expect(await store.completed(call(6))).toBeUndefined();
+        expect(await store.completed(bobsCall(5))).toBeUndefined();
+        // A repeated confirmation still finds no warning to take: the record only tells what was done.
+        expect(await store.take(call(5), SLOT)).toEqual({ ok: false, why: 'no_warning', otherArguments: false });
+        await elapse(CONFIRM_WINDOW_MS - 1_000);
+        expect(await store.completed(call(5))).toMatchObject({ summary: 'created campaign cmp_1' });
+        await elapse(1_001);
+        expect(await store.completed(call(5))).toBeUndefined();
+      });
+
+      it('clean again: the newer completed call replaces the older; refused and unknown leave it as it was', async () => {
+        const harness = await setup();
+        const { store } = harness;
+        await inFlight(harness, call(5));
+        await store.settle(call(5), { kind: 'clean', completed: { at: 1, summary: 'created campaign cmp_1' } });
+        await inFlight(harness, call(5));
+        await store.settle(call(5), { kind: 'clean', completed: { at: 2, summary: 'created campaign cmp_2' } });
+        await inFlight(harness, call(5));
+        await store.settle(call(5), { kind: 'refused' });
+        await inFlight(harness, call(5));
+        await store.settle(call(5), { kind: 'unknown', record });
+        expect(await store.completed(call(5))).toEqual({ at: 2, summary: 'created campaign cmp_2' });
+        // A clean answer without a summary records nothing.
+        await inFlight(harness, call(6));
+        await store.settle(call(6), { kind: 'clean' });
+        expect(await store.completed(call(6))).toBeUndefined();
+      });
+
+      it(`keeps at most ${MAX_SUMMARY_CHARS} characters of a completed call's summary`, async () => {
+        const harness = await setup();
+        await inFlight(harness, call(5));
+        await harness.store.settle(call(5), { kind: 'clean', completed: { at: 1, summary: 'x'.repeat(10_000) } });
+        expect((await harness.store.completed(call(5)))?.summary).toBe('x'.repeat(MAX_SUMMARY_CHARS));
       });
 
       it('unknown again: the newer outcome replaces the older', async () => {
