@@ -19,14 +19,14 @@ describe('token budgets', () => {
     return tools.map(({ name, title, description, inputSchema }) => ({ name, tokens: tokens({ name, title, description, inputSchema }) }));
   }
 
-  it('keeps what a model reads of tools/list within 4,000 tokens, and the instructions within 150', async () => {
+  it('keeps what a model reads of tools/list within 3,500 tokens, and the instructions within 150', async () => {
     const list = (await toolCosts()).reduce((sum, tool) => sum + tool.tokens, 0);
-    expect(list, `tools/list ${list}`).toBeLessThanOrEqual(4_000);
+    expect(list, `tools/list ${list}`).toBeLessThanOrEqual(3_500);
     expect(tokens(harness.client.getInstructions() ?? '')).toBeLessThanOrEqual(150);
   });
 
-  it('keeps every tool within 200 tokens, create_ad_campaign within 700', async () => {
-    const over = (await toolCosts()).filter((tool) => tool.tokens > (tool.name === 'create_ad_campaign' ? 700 : 200));
+  it('keeps every tool within 200 tokens, create_ad_campaign within 550', async () => {
+    const over = (await toolCosts()).filter((tool) => tool.tokens > (tool.name === 'create_ad_campaign' ? 550 : 200));
     expect(over).toEqual([]);
   });
 
@@ -54,7 +54,8 @@ describe('token budgets', () => {
       landing_page: `https://example.com/${'p'.repeat(500)}`,
       logo_url: `https://files.sandbox.test/${'l'.repeat(500)}.png`,
       keyword_themes: many('theme', 100),
-      geo_targets: many('2840', 40),
+      // Geo targets are numeric ids (issue 17): the longest ones, half of them with a place name.
+      geo_targets: Array.from({ length: 50 }, (_, i) => (i % 2 ? '2554' : String(1_000_000_000 + i))),
       images: Array.from({ length: 20 }, (_, i) => ({ url: `https://files.sandbox.test/${i}${'i'.repeat(300)}.png`, kind: i % 2 ? 'MARKETING_IMAGE' : 'SQUARE_MARKETING_IMAGE' })),
       sitelinks: Array.from({ length: 20 }, (_, i) => ({ text: `Link ${i}`.padEnd(200, 'x'), url: `https://example.com/${i}${'s'.repeat(300)}` })),
       headlines: many('headline', 100),

@@ -170,12 +170,14 @@ describe('tool registry', () => {
     for (const tool of tools) expect(tool.inputSchema.additionalProperties, tool.name).toBe(false);
   });
 
-  it('declares a closed output schema with the next step on every tool', () => {
+  it('declares a closed output schema with the next step on every tool, which an error result ({error, next}) also passes', () => {
     for (const tool of tools) {
       expect(tool.outputSchema?.type, tool.name).toBe('object');
       expect(tool.outputSchema?.additionalProperties, tool.name).toBe(false);
-      expect(tool.outputSchema?.required, tool.name).toContain('next');
-      if (COSTLY_TOOLS.includes(tool.name)) expect(tool.outputSchema?.required, tool.name).toContain('confirmation_needed');
+      // Clients check structuredContent against it even on errors: only what an error result carries is required.
+      expect(tool.outputSchema?.required, tool.name).toEqual(['next']);
+      expect(tool.outputSchema?.properties, tool.name).toHaveProperty('error', expect.objectContaining({ type: 'string' }));
+      if (COSTLY_TOOLS.includes(tool.name)) expect(tool.outputSchema?.properties, tool.name).toHaveProperty('confirmation_needed');
     }
   });
 

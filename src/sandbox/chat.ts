@@ -49,7 +49,7 @@ export function postConflictCard(state: State, app: App): void {
 /**
  * One builder turn for a user message. Out of credits: `paywall`, nothing recorded. Otherwise the
  * turn uses credits; a message sent while a question waits answers it, and an answered conflict
- * question lets the next resolution resolve and the next pull complete the merge.
+ * question lets the next pull complete the merge (or the next resolution resolve it).
  */
 export function runTurn(state: State, app: App, workspace: Workspace, content: string): TurnState {
   if (workspace.credits < workspace.credits_per_ai_turn) return 'paywall';
@@ -65,7 +65,7 @@ export function runTurn(state: State, app: App, workspace: Workspace, content: s
   for (const call of waiting) call.status = DONE;
   if (app.repository.merge_conflicts) {
     app.repository.conflict_question_answered = true;
-    say(state, app, 'assistant', "Thanks, I'll merge it that way. Run the conflict resolution again (or pull) to finish the merge.", ['record_answer']);
+    say(state, app, 'assistant', "Thanks, I'll merge it that way. Pull the repository changes again to finish the merge.", ['record_answer']);
   } else {
     say(state, app, 'assistant', 'Thanks, continuing with that.', ['edit_files']);
   }

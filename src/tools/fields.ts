@@ -12,6 +12,16 @@ export const text = (max: number, min = 1) =>
     message: min > 0 ? `must be ${min} to ${max} characters` : `must be at most ${max} characters`,
   });
 
+/**
+ * A whole number from `min` to `max`. As with `text`, the bounds are checked here but stay out of the
+ * JSON schema (a type of "integer" alone; zod would otherwise add bounds, or the safe-integer range).
+ */
+export const whole = (min: number, max: number) =>
+  z
+    .number()
+    .refine((value) => Number.isInteger(value) && value >= min && value <= max, { message: `must be a whole number from ${min} to ${max}` })
+    .meta({ type: 'integer' });
+
 /** An ID used as a path segment: non-empty, bounded, never a dot segment. */
 const segment = () => text(200).refine((value) => !/^(\.|%2e){1,2}$/i.test(value), { message: 'must be an ID, not "." or ".."' });
 
@@ -24,4 +34,4 @@ export const appId = segment();
 export const confirm = z
   .boolean()
   .optional()
-  .describe('Omit at first: you get a warning, nothing is sent. true only after the user agreed, same arguments.');
+  .describe('true only after the user agreed to the warning.');

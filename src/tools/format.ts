@@ -59,3 +59,16 @@ export function approxTokens(text: string): number {
   }
   return total;
 }
+
+/**
+ * Today's date for results whose dates a model reads relative to now ("next week", "last month"),
+ * from the injected clock. UTC: the service states no time zone of its own (service facts).
+ */
+export function today(now: number): string {
+  return new Date(now).toISOString().slice(0, 10);
+}
+
+/** "Today is 2026-11-25 (UTC)." */
+export function todayLine(now: number): string {
+  return `Today is ${today(now)} (UTC).`;
+}

@@ -107,7 +107,7 @@ describe('create_ad_campaign', () => {
         - campaign_type: "PERFORMANCE_MAX"
         - daily_budget_micros: 25000000 (25.00 a day)
         - landing_page: "https://shop.example.com/spring"
-        - geo_targets: 2 items: "2840", "2826"
+        - geo_targets: 2 items: 2840 = United States, 2826 = United Kingdom
         - logo_url: "https://shop.example.com/logo.png"
         - images: 2 items: MARKETING_IMAGE "https://shop.example.com/wide.png", SQUARE_MARKETING_IMAGE "https://shop.example.com/square.png"
         - sitelinks: 2 items: "Pricing" -> "https://shop.example.com/pricing", "Contact" -> "https://shop.example.com/contact"

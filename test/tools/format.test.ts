@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { fitBudget, money, nextCall } from '../../src/tools/format.js';
+import { z } from 'zod';
+import { whole } from '../../src/tools/fields.js';
+import { fitBudget, money, nextCall, today, todayLine } from '../../src/tools/format.js';
 
 describe('money', () => {
   it.each([
@@ -38,5 +40,21 @@ describe('fitBudget', () => {
     expect(fitBudget(['aaaaaaa', 'b'], 3, length)).toEqual(['aaaaaaa']);
     expect(fitBudget(['a', 'bbbbb', 'c'], 3, length)).toEqual(['a']);
     expect(fitBudget([], 3, length)).toEqual([]);
+  });
+});
+
+describe('today', () => {
+  it("gives the UTC date of the injected time, not the host's local date", () => {
+    expect(today(Date.parse('2026-11-24T23:30:00-05:00'))).toBe('2026-11-25');
+    expect(todayLine(Date.parse('2026-11-25T00:00:00Z'))).toBe('Today is 2026-11-25 (UTC).');
+  });
+});
+
+describe('whole', () => {
+  it('checks the bounds and wholeness but keeps them out of the JSON schema', () => {
+    const skip = whole(0, 49);
+    expect([skip.safeParse(0).success, skip.safeParse(49).success]).toEqual([true, true]);
+    expect([skip.safeParse(-1).success, skip.safeParse(50).success, skip.safeParse(2.5).success]).toEqual([false, false, false]);
+    expect(z.toJSONSchema(skip)).toEqual({ $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'integer' });
   });
 });

@@ -179,6 +179,11 @@ describe('get_scheduling_job', () => {
       expect(result).toEqual({
         isError: true,
         text: 'Job job_1 FAILED (phase sandbox_sync). The service gives no cause (its error is a fixed flag). Posts already handled keep their status; the rest are untouched.\nNext: Schedule the same range again: call start_scheduling_posts {"app_id":"app_demo"} with the scheduled_from and scheduled_until you started.',
+        // A client that hands the model only structured content sees the failure and the same next step.
+        structured: {
+          error: 'Job job_1 FAILED (phase sandbox_sync). The service gives no cause (its error is a fixed flag). Posts already handled keep their status; the rest are untouched.',
+          next: 'Schedule the same range again: call start_scheduling_posts {"app_id":"app_demo"} with the scheduled_from and scheduled_until you started.',
+        },
       });
     });
 

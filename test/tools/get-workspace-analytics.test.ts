@@ -193,7 +193,7 @@ describe('get_workspace_analytics', () => {
       expect(result.isError).toBe(true);
       expect(result.text).toMatch(/^401: Refused: only the workspace's admins and owners may read analytics/);
       expect(result.text).toContain('APPMGMT_MONITORING_API_KEY');
-      expect(result.structured).toBeUndefined();
+      expect(Object.keys(result.structured ?? {})).toEqual(['error', 'next']);
       expect(h.sandbox.requests).toHaveLength(1);
     });
 

@@ -304,7 +304,7 @@ describe('list_campaign_suggestions', () => {
       expect(result.isError).toBe(true);
       expect(result.text).toMatch(expected);
       expect(result.text).toContain('Reason given: "Refused"');
-      expect(result.structured).toBeUndefined();
+      expect(Object.keys(result.structured ?? {})).toEqual(['error', 'next']);
       expect(h.sandbox.requests).toHaveLength(1);
     });
 

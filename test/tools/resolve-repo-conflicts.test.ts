@@ -110,8 +110,7 @@ describe('resolve_repo_conflicts', () => {
       expect(result.text).toMatchInlineSnapshot(`
         "CONFIRMATION NEEDED. Nothing was sent.
         Run an AI turn over the conflicted files of app app_demo and publish the resolution on the repository's default branch.
-        Request: POST, no body.
-        It can take minutes: this server waits up to 10 s (APPMGMT_RESOLVE_TIMEOUT_MS) and sends progress meanwhile.
+        It can take minutes: this server waits up to 10 s and sends progress meanwhile.
         Cost: the credits of one AI turn, two if the repository moves on while publishing (one automatic retry).
         Next: Show this to the user; only if they agree, call resolve_repo_conflicts again with the same arguments plus confirm: true within 10 minutes."
       `);
@@ -171,7 +170,7 @@ describe('resolve_repo_conflicts', () => {
       [
         { status: 'needs_input' },
         false,
-        'The AI run for app app_demo needs input (needs_input): it asked a question in the app\'s chat, and the conflicts stay in place until it is answered. Credits were used.\nNext: Read the question with read_app_conversation {"app_id":"app_demo"}, answer it with send_app_chat_message, then call resolve_repo_conflicts again (a new warning).',
+        'The AI run for app app_demo needs input (needs_input): it asked a question in the app\'s chat, and the conflicts stay in place until it is answered. Credits were used.\nNext: Read the question with read_app_conversation {"app_id":"app_demo"} and answer it with send_app_chat_message; then pull_repo_changes {"app_id":"app_demo"} (free) finishes the merge. Only if that pull still reports merge_conflict, resolve again (a new warning).',
       ],
       [
         { status: 'conflict' },

@@ -62,7 +62,7 @@ describe('share_app_with_groups', () => {
   it('names the usual roles, and which one is view only, in the role description', async () => {
     const { tools } = await h.client.listTools();
     const role = (tools.find((tool) => tool.name === 'share_app_with_groups')?.inputSchema.properties as Record<string, { description?: string }>).role;
-    expect(role?.description).toMatch(/user \(the default: uses the app, view only\), editor or admin/);
+    expect(role?.description).toMatch(/user \(default, view only\), editor, admin/);
   });
 
   it('shows the share_id of a newly shared group when the answer carries one', async () => {

@@ -69,11 +69,13 @@ describe('workflow (a): list campaigns, apply a budget recommendation, pause, re
     expect(got.structured?.primary_status_reasons).not.toContain('CAMPAIGN_BUDGET_LIMITED');
 
     // Applying again: an applied recommendation leaves the suggestions, so the warning's read refuses it
-    // before anything is remembered (issue 16), and a confirm finds no warning.
+    // before anything is remembered (issue 16), and a repeated confirm says it was carried out already (issue 17).
     const again = await h.call('apply_budget_recommendation', applyArgs);
     expect(again.isError).toBe(true);
     expect(again.text).toMatch(/^Refused: no budget suggestion of campaign \S+ names .* now: it may .* be applied already/);
-    expect((await h.call('apply_budget_recommendation', { ...applyArgs, confirm: true })).text).toMatch(/^NOT SENT: confirm: true needs a pending warning/);
+    expect((await h.call('apply_budget_recommendation', { ...applyArgs, confirm: true })).text).toMatch(
+      /^NOT SENT: this exact call \(same arguments\) was already carried out at .*Nothing was sent now\./,
+    );
 
     // 5. Pause: no confirmation; the campaign reads back PAUSED.
     const paused = await h.call('pause_ad_campaign', { app_id: APP, campaign_id: campaignId });

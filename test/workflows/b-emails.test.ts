@@ -78,3 +78,34 @@ describe('workflow (b): customize email -> preview -> list templates -> get -> d
     expect(preview.text).toContain('the app must send from its own email domain and its version must pass review');
   });
 });
+
+describe('workflow (b2): ask the builder to change an email -> read the change back', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await connect();
+  });
+  afterAll(() => h.close());
+
+  it("changes the sign-up email's heading through the builder, and the next step shows the new heading", async () => {
+    const args = { app_id: APP, content: 'Change the heading of the sign-up email to "Welcome aboard".' };
+    const warning = await h.call('send_app_chat_message', args);
+    expect(warning.structured?.confirmation_needed).toBe(true);
+    const turn = await h.call('send_app_chat_message', { ...args, confirm: true });
+    expect(turn.isError, turn.text).toBe(false);
+    expect(turn.text).not.toMatch(/conflict/);
+    const next = turn.structured?.next as string;
+    const preview = /preview_app_email (\{[^}]*\})/.exec(next);
+    expect(preview, next).not.toBeNull();
+    const shown = await h.call('preview_app_email', JSON.parse(preview![1]!) as Record<string, unknown>);
+    expect(shown.isError, shown.text).toBe(false);
+    // The sign-up email is custom_not_sent in this world: the preview shows the built-in copy and says where the app's own version is.
+    expect(shown.structured?.authored_status).toBe('custom_not_sent');
+    const list = /list_email_templates (\{[^}]*\})/.exec(shown.structured?.next as string);
+    expect(list).not.toBeNull();
+    const listed = await h.call('list_email_templates', JSON.parse(list![1]!) as Record<string, unknown>);
+    const own = (listed.structured?.templates as Row[]).find((row) => row.name === 'EmailVerification')!;
+    const got = await h.call('get_email_template', { app_id: APP, template_id: own.template_id });
+    expect(got.isError, got.text).toBe(false);
+    expect(got.structured?.html_excerpt).toContain('<h1>Welcome aboard</h1>');
+  });
+});

@@ -48,7 +48,10 @@ describe('workflow (d): list posts -> start scheduling -> wait on the job -> pos
     expect(proposals.length).toBeGreaterThan(0);
     expect(listed.structured?.approved_waiting).toBe(approved.length);
     expect(listed.text).toContain(`${approved.length} approved posts in this range are not handed over for publishing yet.`);
-    expect(listed.text).toMatch(/proposal = on the calendar, nothing publishes it/);
+    // "Next week" is read against today's date, which the result states; the status legend is in the tool description, not repeated here.
+    expect(listed.structured?.today).toBe(new Date(sandbox.clock.now()).toISOString().slice(0, 10));
+    expect(listed.text).toContain(`Today is ${listed.structured?.today as string} (UTC).`);
+    expect(listed.text).not.toMatch(/Statuses:/);
     expect(listed.structured?.next).toMatch(/^Call start_scheduling_posts \{.*\} to hand the \d+ approved posts over for publishing\.$/);
     const range = listed.structured?.schedule_range as { scheduled_from: string; scheduled_until: string };
 
@@ -56,7 +59,7 @@ describe('workflow (d): list posts -> start scheduling -> wait on the job -> pos
     expect(started.isError).toBe(false);
     const jobId = started.structured?.job_id as string;
     expect(started.text).toContain(`job ${jobId}`);
-    expect(started.structured?.next).toBe(`Call get_scheduling_job {"app_id":"${APP}","job_id":"${jobId}","wait_seconds":60} to wait for it.`);
+    expect(started.structured?.next).toBe(`Call get_scheduling_job {"app_id":"${APP}","job_id":"${jobId}","wait_seconds":60} to wait for it; once completed it says which approved posts still wait.`);
 
     const waited = await h.call('get_scheduling_job', { app_id: APP, job_id: jobId, wait_seconds: 60 });
     expect(waited.structured).toMatchObject({ job_id: jobId, status: 'completed', done: true, counts: { selected: approved.length, failed: 0 } });

@@ -30,7 +30,7 @@ function nextCallOf(result: CallOutcome): { tool: string; args: Record<string, u
   return { tool: match[1]!, args: JSON.parse(match[2]!) as Record<string, unknown> };
 }
 
-describe('workflow (e): pull -> merge_conflict -> resolve -> needs_input -> chat answer -> resolve -> push', () => {
+describe('workflow (e): pull -> merge_conflict -> resolve -> needs_input -> chat answer -> pull (free) -> push', () => {
   let sandbox: Sandbox;
   let h: Harness;
   beforeEach(async () => {
@@ -52,7 +52,7 @@ describe('workflow (e): pull -> merge_conflict -> resolve -> needs_input -> chat
     return h.call(tool, { ...args, confirm: true });
   }
 
-  it('settles the conflict by answering the AI in the chat, then pushes the saved work', async () => {
+  it('settles the conflict by answering the AI in the chat, finishes the merge with a free pull, then pushes the saved work', async () => {
     const pulled = await h.call('pull_repo_changes', { app_id: APP });
     expect(pulled.isError).toBe(true);
     expect(pulled.text).toMatch(/^Pull STOPPED for app app_demo \(merge_conflict\).*nothing was applied/);
@@ -64,7 +64,7 @@ describe('workflow (e): pull -> merge_conflict -> resolve -> needs_input -> chat
     expect(asked.isError).toBe(false);
     expect(asked.structured).toMatchObject({ confirmation_needed: false, status: 'needs_input' });
     expect(asked.text).toMatch(/asked a question in the app's chat/);
-    expect(asked.text).toMatch(/Next: Read the question with read_app_conversation .*, answer it with send_app_chat_message, then call resolve_repo_conflicts again/);
+    expect(asked.text).toMatch(/Next: Read the question with read_app_conversation .* and answer it with send_app_chat_message; then pull_repo_changes .* \(free\) finishes the merge/);
     const readCall = nextCallOf(asked);
     expect(readCall.tool).toBe('read_app_conversation');
 
@@ -84,14 +84,16 @@ describe('workflow (e): pull -> merge_conflict -> resolve -> needs_input -> chat
     expect(answered.isError).toBe(false);
     expect(answered.structured).toMatchObject({ confirmation_needed: false, queued: false, state: 'completed', waiting_for_input: false });
     expect(answered.text).toMatch(/^Builder turn on app app_demo \("Demo Planner"\) completed\.\nReply: "Thanks, I'll merge it that way\./);
-    const resolveAgain = nextCallOf(answered);
-    expect(resolveAgain).toEqual(resolveCall);
+    // Free first: the answer settles the merge, so the next step is a pull, not a second paid resolution.
+    expect(answered.text).toMatch(/Next: If this answered the merge conflict's question, call pull_repo_changes \{"app_id":"app_demo"\} \(free\)/);
+    const pullAgain = nextCallOf(answered);
+    expect(pullAgain.tool).toBe('pull_repo_changes');
 
-    const resolved = await confirmed(resolveAgain.tool, resolveAgain.args);
-    expect(resolved.isError).toBe(false);
-    expect(resolved.structured).toMatchObject({ status: 'resolved' });
-    expect(resolved.text).toMatch(/RESOLVED: the resolution is published on the repository's default branch/);
-    const pushCall = nextCallOf(resolved);
+    const merged = await h.call(pullAgain.tool, pullAgain.args);
+    expect(merged.isError).toBe(false);
+    expect(merged.structured).toMatchObject({ synced: true, commit_count: 2 });
+    expect(merged.text).toMatch(/^Pulled 2 commits from the repository into app app_demo/);
+    const pushCall = nextCallOf(merged);
     expect(pushCall.tool).toBe('push_app_to_repo');
 
     const pushed = await h.call(pushCall.tool, pushCall.args);
@@ -104,7 +106,7 @@ describe('workflow (e): pull -> merge_conflict -> resolve -> needs_input -> chat
     expect(after.structured?.waiting_for_input).toBe(false);
     const again = await h.call('pull_repo_changes', { app_id: APP });
     expect(again.structured).toMatchObject({ already_up_to_date: true, commit_count: 0 });
-    // Three turns ran: the resolution that asked, the chat answer and the resolution that resolved.
-    expect(sandbox.simulation.inspect().workspaces.find((workspace) => workspace.id === 'ws_demo')?.credits).toBe(500 - 3 * 5);
+    // Two turns ran: the resolution that asked and the chat answer; the merge itself cost nothing.
+    expect(sandbox.simulation.inspect().workspaces.find((workspace) => workspace.id === 'ws_demo')?.credits).toBe(500 - 2 * 5);
   });
 });

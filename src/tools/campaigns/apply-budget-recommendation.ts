@@ -5,7 +5,7 @@ import { idText, quote, sanitize } from '../../text.js';
 import { defineTool, type ToolContext, type Warning } from '../define.js';
 import { appId, id, text } from '../fields.js';
 import { money, nextCall } from '../format.js';
-import { budgetText, campaignLabel, monthly } from './campaign-view.js';
+import { budgetText, campaignLabel, MIN_PLAUSIBLE_DAILY_MICROS, monthly } from './campaign-view.js';
 
 /** A daily budget of a million units: far above any real one, and well inside a safe integer. */
 const MAX_MICROS = 1e12;
@@ -38,6 +38,13 @@ export const applyBudgetRecommendation = defineTool({
       if (!Number.isSafeInteger(micros) || micros <= 0 || micros > MAX_MICROS) {
         throw new InputError('recommended_daily_budget_micros', 'must be the positive whole number of micros the suggestion shows');
       }
+      // Issue 17: a figure under 0.01 a day is no recommendation; it is units typed as micros.
+      if (micros < MIN_PLAUSIBLE_DAILY_MICROS) {
+        throw new InputError(
+          'recommended_daily_budget_micros',
+          `${micros} is ${money(micros)} a day, too small to be a recommended budget: pass the micros list_campaign_suggestions shows, unchanged (1000000 = 1.00, so 15.00 a day is 15000000)`,
+        );
+      }
       if (cap !== undefined && micros > cap) {
         throw new RefusedError(
           `Refused: the recommended daily budget ${money(micros)} is above the cap of ${money(cap)} a day set by APPMGMT_MAX_DAILY_BUDGET_MICROS on this server. Ask whoever runs the server to raise the cap. Nothing was sent.`,
@@ -45,8 +52,19 @@ export const applyBudgetRecommendation = defineTool({
       }
     },
     warn: (args, ctx) => warning(args, ctx),
-    unknownOutcome:
-      'The budget may or may not have changed. Read the campaign back with get_ad_campaign before trying again; a 409 can also mean the recommended figure changed or the budget is shared with campaigns not managed here: then read the suggestions again with list_campaign_suggestions.',
+    unknownOutcome: 'The budget may or may not have changed. Read the campaign back with get_ad_campaign before trying again.',
+    // Service facts: this operation answers 409 only when the figure changed since it was read, or the
+    // budget is shared with campaigns not managed here; either way it applied nothing.
+    refusals: {
+      409: {
+        why: "the ad platform's recommended figure changed since it was read, or the campaign's budget is shared with campaigns not managed here",
+        next: 'Read the suggestions again with list_campaign_suggestions for this campaign: a new figure needs a new warning with it; a shared budget can only be changed at the ad platform.',
+      },
+    },
+    done: ({ structured }) =>
+      structured?.already_applied === true
+        ? 'the recommendation was already applied; nothing changed'
+        : `applied the recommendation; daily budget now ${typeof structured?.daily_budget === 'number' ? structured.daily_budget.toFixed(2) : 'not given'}`,
   },
   statusHints: {
     400: "The campaign's budget cannot be changed (it is deleted: REMOVED) or the ad platform refused. Nothing changed.",

@@ -6,12 +6,13 @@ import { DAYS_PER_MONTH, money, nextCall } from '../format.js';
 import { campaignInput, planCampaign, type CampaignPlan } from './campaign-body.js';
 import { bodyLines } from './campaign-body-text.js';
 import { moneyText } from './campaign-settings.js';
+import { underOneUnit } from './campaign-view.js';
 
 export const createAdCampaign = defineTool({
   name: 'create_ad_campaign',
   title: 'Create Ad Campaign',
   description:
-    "Create a SMART or PERFORMANCE_MAX ad campaign on the app's adnet account. Spends real money (the daily budget) once it serves; may start PAUSED; never retried. Returns the campaign id.",
+    "Create an ad campaign on the app's adnet account. Spends real money (the daily budget) once it serves.",
   input: campaignInput,
   output: {
     campaign_id: z.string(),
@@ -33,6 +34,7 @@ export const createAdCampaign = defineTool({
     },
     unknownOutcome:
       'The campaign may or may not exist (the ad platform can time out after accepting it). Look for this name with list_ad_campaigns before creating again.',
+    done: ({ structured }) => `created campaign ${String(structured?.campaign_id ?? '(no id in the answer)')}, status ${String(structured?.status ?? 'not given')}`,
   },
   statusHints: {
     400: 'The ad platform rejected the campaign (ad text, unreachable landing page, budget below the currency minimum), or phone_number is not E.164 (+14155550100). No campaign was created. Fix the cause, then start over: changed arguments get a new warning.',
@@ -41,7 +43,7 @@ export const createAdCampaign = defineTool({
     403: 'The credential may not create campaigns for this app (workspace API keys are refused by ad endpoints). No campaign was created.',
     404: "App not found (or not in the credential's workspace). No campaign was created. No operation lists apps: the app id comes from the user.",
     409: 'The ad platform may have timed out: the campaign may or may not exist. Look for it with list_ad_campaigns before creating again.',
-    422: 'The service rejected the campaign; none was created. A missing EU political advertising declaration is fixed by setting contains_eu_political_advertising; an unfetchable logo or an image address that is not an image also end here.',
+    422: "The service rejected the campaign; none was created. A missing EU political advertising declaration: set contains_eu_political_advertising. A logo or image must be the address of an image file (not a web page) of at most 5 MB that the service can fetch (not on another host than it fetches from), the logo at least 128x128; the service's answer below names which one it refused.",
     429: 'Rate limit exceeded; no campaign was created (creation is never retried automatically).',
   },
   async run(args, { api, config, signal }) {
@@ -73,7 +75,7 @@ function warning(args: Args, plan: CampaignPlan): Warning {
   details.push('It may start PAUSED (when conversion tracking is not verified): then nothing is spent until it is enabled in the service.');
   return {
     action: `Create ${args.campaign_type} ad campaign ${quote(args.campaign_name, 80)} on app ${idText(args.app_id)} at the ad platform (adnet)`,
-    cost: `daily budget ${money(daily)} in the account currency, roughly ${money(Math.round(daily * DAYS_PER_MONTH))} a month${moneyText(plan.settingsMoney)}; real money once it serves.`,
+    cost: `daily budget ${money(daily)} in the account currency${underOneUnit(daily)}, roughly ${money(Math.round(daily * DAYS_PER_MONTH))} a month${moneyText(plan.settingsMoney)}; real money once it serves.`,
     details,
   };
 }

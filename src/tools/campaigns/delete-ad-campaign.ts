@@ -13,7 +13,7 @@ export const deleteAdCampaign = defineTool({
     "Delete an ad campaign for good: it stops serving, can never be resumed, and stays listed as REMOVED. To stop spend reversibly, pause it.",
   input: {
     app_id: appId,
-    campaign_id: id("The service's campaign id (from list_ad_campaigns)."),
+    campaign_id: id('From list_ad_campaigns.'),
   },
   output: {
     campaign_id: z.string(),
@@ -25,6 +25,7 @@ export const deleteAdCampaign = defineTool({
     warn: (args, ctx) => warning(args, ctx),
     unknownOutcome:
       'The campaign may or may not have been deleted (the ad platform can time out after applying it). Read it back with get_ad_campaign (status REMOVED means deleted) before trying again.',
+    done: () => 'deleted the campaign (it stays listed as REMOVED)',
   },
   statusHints: {
     400: 'The ad platform refused to delete the campaign. Nothing changed.',
@@ -62,7 +63,7 @@ async function warning({ app_id, campaign_id }: { app_id: string; campaign_id: s
     action: `Delete campaign ${campaignLabel(campaign_id, campaign)} on app ${idText(app_id)}`,
     cost: 'permanent, no undo: the campaign can never serve or be resumed again.',
     details: [
-      `Request: DELETE campaign ${idText(campaign_id)}; it is now ${statusText(campaign.status)}${budget}.`,
+      `Campaign ${idText(campaign_id)} is now ${statusText(campaign.status)}${budget}.`,
       'What disappears: its ads stop at the ad platform and it stops spending (spend already incurred today is still billed); it can no longer be paused, resumed or changed, and its suggestions no longer apply.',
       'What stays: the campaign remains listed with status REMOVED, kept for reporting.',
       'To stop spend and keep the option to restart, use pause_ad_campaign instead.',

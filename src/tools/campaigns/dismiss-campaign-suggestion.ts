@@ -10,10 +10,10 @@ export const dismissCampaignSuggestion = defineTool({
   name: 'dismiss_campaign_suggestion',
   title: 'Dismiss Campaign Suggestion',
   description:
-    "Hide one suggestion (insight_id from list_campaign_suggestions) for everyone in the workspace. Cannot be undone; free, safe to repeat.",
+    "Hide one suggestion for everyone in the workspace. Cannot be undone; free, safe to repeat.",
   input: {
     app_id: appId,
-    insight_id: text(MAX_INSIGHT_ID).describe('The suggestion id to hide.'),
+    insight_id: text(MAX_INSIGHT_ID).describe('Its id, from list_campaign_suggestions.'),
   },
   output: {
     insight_id: z.string(),

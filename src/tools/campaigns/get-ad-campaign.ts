@@ -23,7 +23,7 @@ export const getAdCampaign = defineTool({
     "One ad campaign: status, the ad platform's primary status and reasons, review, daily budget, landing page, geo targets, learning period. Read-only, free.",
   input: {
     app_id: appId,
-    campaign_id: id("The service's campaign id (list_ad_campaigns)."),
+    campaign_id: id('From list_ad_campaigns.'),
   },
   output: {
     campaign_id: z.string(),

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import type { CampaignRow } from '../../api/schemas.js';
 import { idText, quote, sanitize } from '../../text.js';
 import { defineTool } from '../define.js';
-import { appId } from '../fields.js';
-import { approxTokens, fitBudget, money, nextCall, plural } from '../format.js';
+import { appId, whole } from '../fields.js';
+import { approxTokens, fitBudget, money, nextCall, plural, today } from '../format.js';
 import { statusText } from './campaign-view.js';
 
 /** Service facts: at most 50 rows, no paging, nothing says when more exist. */
@@ -13,6 +13,8 @@ const SERVICE_MAX = 50;
 const PAGE = 25;
 const ROWS_BUDGET = 1_400;
 const NAME_MAX = 60;
+/** Service facts give the list's metrics no window, and the answer names none: we say so rather than guess. */
+const METRICS_PERIOD = 'not stated by the service';
 
 const Row = z.strictObject({
   campaign_id: z.string(),
@@ -36,12 +38,14 @@ export const listAdCampaigns = defineTool({
   input: {
     app_id: appId,
     include_metrics: z.boolean().optional().describe('Add metrics (slower).'),
-    skip: z.int().min(0).max(SERVICE_MAX - 1).optional().describe('Rows to skip.'),
+    skip: whole(0, SERVICE_MAX - 1).optional().describe('Rows to skip.'),
   },
   output: {
     count: z.number().describe('Campaigns returned, at most 50.'),
     more_may_exist: z.boolean().describe('Exactly 50 came back: the service may hold more.'),
     metrics_included: z.boolean(),
+    metrics_period: z.string().optional().describe('With metrics: the period they cover.'),
+    today: z.string().optional().describe('With metrics: YYYY-MM-DD, UTC.'),
     campaigns: z.array(Row),
     next_skip: z.number().optional().describe('skip value for the rows not shown.'),
   },
@@ -53,12 +57,13 @@ export const listAdCampaigns = defineTool({
     404: "App not found (or not in the credential's workspace).",
     429: 'Rate limited by the service (the ad platform can pass its own limit through).',
   },
-  async run({ app_id, include_metrics = false, skip = 0 }, { api, config, signal }) {
+  async run({ app_id, include_metrics = false, skip = 0 }, { api, config, signal, clock }) {
     const all = await api.listAdCampaigns(app_id, include_metrics, { signal });
     const rows = fit(all.slice(skip, skip + PAGE), include_metrics);
     const nextSkip = skip + rows.length < all.length ? skip + rows.length : undefined;
     const pending = include_metrics && all.some((campaign) => campaign.metrics_pending === true);
-    const lines = [header(app_id, all.length, skip, rows.length, include_metrics, pending), ...rows.map(line)];
+    const day = today(clock.now());
+    const lines = [header(app_id, all.length, skip, rows.length, include_metrics && day, pending), ...rows.map(line)];
     if (nextSkip !== undefined) lines.push(`…and ${plural(all.length - nextSkip, 'more campaign')} (less spend) not shown: call again with skip: ${nextSkip}.`);
     const active = rows.find((row) => row.status === 'ENABLED') ?? rows.find((row) => row.status !== 'REMOVED');
     const more = nextSkip !== undefined ? `; the rest with ${nextCall(config, 'list_ad_campaigns', { app_id, include_metrics: include_metrics || undefined, skip: nextSkip })}` : '';
@@ -75,6 +80,7 @@ export const listAdCampaigns = defineTool({
         count: all.length,
         more_may_exist: all.length >= SERVICE_MAX,
         metrics_included: include_metrics,
+        ...(include_metrics ? { metrics_period: METRICS_PERIOD, today: day } : {}),
         campaigns: rows,
         ...(nextSkip !== undefined ? { next_skip: nextSkip } : {}),
       },
@@ -82,14 +88,15 @@ export const listAdCampaigns = defineTool({
   },
 });
 
-function header(app: string, count: number, skip: number, shown: number, metrics: boolean, pending: boolean): string {
+/** `metrics`: today's date when metrics were asked for, else false. */
+function header(app: string, count: number, skip: number, shown: number, metrics: string | false, pending: boolean): string {
   if (count === 0) return `No ad campaigns on app ${idText(app)}.`;
   const lines = [
     count >= SERVICE_MAX
       ? `${count} campaigns on app ${idText(app)}, most spend first. The service returns at most ${SERVICE_MAX} and does not say whether more exist: more may exist.`
       : `${plural(count, 'campaign')} on app ${idText(app)}, most spend first.`,
     metrics
-      ? `Metrics are the totals the service reports; cost in the account currency.${pending ? ' Some rows are marked metrics_pending: their zeros mean not available yet.' : ''}`
+      ? `Metrics: totals for a period ${METRICS_PERIOD}; today is ${metrics} (UTC); cost in the account currency.${pending ? ' Some rows are marked metrics_pending: their zeros mean not available yet.' : ''}`
       : 'Metrics not requested, so they are pending (the service reports zeros); include_metrics: true adds them.',
   ];
   if (skip > 0 || shown < count) lines.push(shown === 0 ? `No rows after skip ${skip}.` : `Rows ${skip + 1}-${skip + shown}:`);

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Suggestion } from '../../api/schemas.js';
 import { idText, quote, sanitize } from '../../text.js';
 import { defineTool } from '../define.js';
-import { appId, id } from '../fields.js';
+import { appId, id, whole } from '../fields.js';
 import { approxTokens, fitBudget, money, nextCall, plural } from '../format.js';
 import { applyFacts, applyLine, suggestionsNext } from './budget-recommendation.js';
 
@@ -35,11 +35,11 @@ export const listCampaignSuggestions = defineTool({
   name: 'list_campaign_suggestions',
   title: 'List Campaign Suggestions',
   description:
-    "A campaign's optimization suggestions, most severe first: the service's own (last 14 days) plus the ad platform's (source adnet), which are silently missing when it is unreachable. Read-only.",
+    "A campaign's suggestions, most severe first: the service's own (last 14 days) and the ad platform's (source adnet; silently missing when it is unreachable). Read-only.",
   input: {
     app_id: appId,
-    campaign_id: id("The service's campaign id, not the adnet one."),
-    skip: z.int().min(0).max(MAX_SKIP).optional().describe('Rows to skip.'),
+    campaign_id: id('From list_ad_campaigns (not the adnet id).'),
+    skip: whole(0, MAX_SKIP).optional().describe('Rows to skip.'),
   },
   // source is absent on the service's own suggestions, as in the API.
   output: {

@@ -11,7 +11,7 @@ export const pauseAdCampaign = defineTool({
     "Pause an ad campaign: it stops serving and spending within minutes (today's spend is still billed). Free, safe to repeat; undo with resume_ad_campaign.",
   input: {
     app_id: appId,
-    campaign_id: id("The service's campaign id (from list_ad_campaigns)."),
+    campaign_id: id('From list_ad_campaigns.'),
   },
   output: {
     campaign_id: z.string(),

@@ -16,7 +16,7 @@ export const resumeAdCampaign = defineTool({
     "Resume a paused ad campaign: it serves again and spends up to its daily budget each day (real money). Needs a payment method.",
   input: {
     app_id: appId,
-    campaign_id: id("The service's campaign id (from list_ad_campaigns)."),
+    campaign_id: id('From list_ad_campaigns.'),
   },
   output: {
     campaign_id: z.string(),
@@ -28,6 +28,7 @@ export const resumeAdCampaign = defineTool({
     warn: (args, ctx) => warning(args, ctx),
     unknownOutcome:
       'The campaign may or may not have been resumed (the ad platform can time out after applying it). Read it back with get_ad_campaign before trying again.',
+    done: ({ structured }) => `resumed the campaign (the service answered ${String(structured?.action ?? 'resumed')})`,
   },
   statusHints: {
     400: 'The campaign cannot be resumed: it is deleted (REMOVED) or the ad platform refused. Nothing changed.',
@@ -63,7 +64,7 @@ async function warning({ app_id, campaign_id }: { app_id: string; campaign_id: s
   }
   const micros = campaign.daily_budget_micros;
   const details = [
-    `Request: POST resume for campaign ${idText(campaign_id)}; it is now ${statusText(campaign.status)}.`,
+    `Campaign ${idText(campaign_id)} is now ${statusText(campaign.status)}.`,
     'It re-opens spend: the campaign serves again and spends up to about its daily budget every day until paused.',
     'Needs a payment method and an account in good standing; otherwise the service answers 402 and it stays paused.',
     SERVICE_PAUSED,

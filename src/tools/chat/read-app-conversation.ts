@@ -2,9 +2,10 @@ import { z } from 'zod';
 import type { ChatMessage } from '../../api/schemas.js';
 import { idText, quote } from '../../text.js';
 import { defineTool, type ToolContext, type ToolResult } from '../define.js';
-import { appId } from '../fields.js';
+import { appId, whole } from '../fields.js';
 import { approxTokens, nextCall, plural } from '../format.js';
 import { shownMessage, toolCallsText, type ShownMessage } from './messages.js';
+import { touchesConflict } from './turn-next.js';
 
 /** A conversation read, not an export: the newest messages are the ones a next step needs. */
 const MAX_LIMIT = 50;
@@ -20,11 +21,11 @@ export const readAppConversation = defineTool({
   name: 'read_app_conversation',
   title: 'Read App Conversation',
   description:
-    "Read the app's builder chat: recent messages, oldest first, with tool calls and their status. Flags a question the AI waits on; answer it with send_app_chat_message.",
+    "The app's builder chat: recent messages, oldest first, with tool calls. Flags a question the AI waits on (answer it with send_app_chat_message).",
   input: {
     app_id: appId,
-    limit: z.int().min(1).max(MAX_LIMIT).default(10).describe('How many of the newest messages to read.'),
-    skip: z.int().min(0).max(MAX_SKIP).optional().describe('Newest messages to skip (to read older ones).'),
+    limit: whole(1, MAX_LIMIT).default(10).describe('Newest messages to read.'),
+    skip: whole(0, MAX_SKIP).optional().describe('Newest messages to skip.'),
   },
   output: {
     messages: z.array(
@@ -75,9 +76,11 @@ function describeConversation(ctx: ToolContext, app_id: string, recent: ChatMess
     text: lines.join('\n'),
     next: waiting
       ? `Show the question to the user and send their answer with ${nextCall(ctx.config, 'send_app_chat_message', { app_id, content: "<the user's answer>" })} (it consumes credits; a confirmation will be asked).`
-      : older
-        ? `Nothing more is needed, unless the user asks about earlier messages: ${older}.`
-        : 'Nothing more is needed.',
+      : touchesConflict(recent)
+        ? `If the merge conflict's question here is answered, call ${nextCall(ctx.config, 'pull_repo_changes', { app_id })} (free) to finish the merge before any resolve_repo_conflicts (credits).`
+        : older
+          ? `Nothing more is needed, unless the user asks about earlier messages: ${older}.`
+          : 'Nothing more is needed.',
     structured: {
       messages: shown.map((message) => ({ role: message.role, content: message.content, tool_calls: message.toolCalls })),
       hidden_skipped: hidden,

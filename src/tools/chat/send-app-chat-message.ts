@@ -8,6 +8,7 @@ import { appId, text } from '../fields.js';
 import { nextCall } from '../format.js';
 import { withProgress } from '../progress.js';
 import { newestReply, toolCallsText } from './messages.js';
+import { nextAfterTurn } from './turn-next.js';
 
 /** A message to a builder, not a document: long enough for a detailed request, small enough to confirm. */
 export const MAX_CONTENT_CHARS = 8_000;
@@ -46,6 +47,8 @@ export const sendAppChatMessage = defineTool({
     unknownOutcome:
       "The builder turn may still run, change the app and use credits. Read the conversation with read_app_conversation to see whether the message arrived before sending it again.",
     requestId: true,
+    done: ({ structured, isError }) =>
+      isError ? 'the message reached the service; its builder turn failed or did not run' : structured?.queued === true ? 'the message was queued for the builder' : `the builder turn ran (state ${String(structured?.state ?? 'not given')})`,
   },
   statusHints: {
     400: 'The service refused the message; no builder turn ran. Fix what it says, then start over with a new warning.',
@@ -59,7 +62,7 @@ export const sendAppChatMessage = defineTool({
     // The gate sets requestId on every confirmed call; a fresh one keeps any other caller safe too.
     const requestId = ctx.requestId ?? randomUUID();
     const turn = await withProgress(ctx, 'Builder turn', () => ctx.api.sendAppChatMessage(app_id, content, requestId, { signal: ctx.signal }));
-    return describeTurn(ctx.config, app_id, turn);
+    return describeTurn(ctx.config, app_id, content, turn);
   },
 });
 
@@ -70,14 +73,14 @@ function warningOf(app_id: string, content: string, config: Pick<Config, 'resolv
     cost: 'the credits of one builder turn; the turn can change the app.',
     details: [
       `Message (${content.length} characters): ${quote(content, WARNING_QUOTE_CHARS)}`,
-      'Request: POST {"content": <the message>} with an X-Request-ID header, so the service runs a repeat with the same id at most once within 10 minutes.',
-      `It can take minutes: this server waits up to ${duration(config.resolveTimeoutMs)} (APPMGMT_RESOLVE_TIMEOUT_MS) and sends progress meanwhile.`,
+      'If the confirmed call is repeated within 10 minutes, the service runs the message at most once.',
+      `It can take minutes: this server waits up to ${duration(config.resolveTimeoutMs)} and sends progress meanwhile.`,
       'If the builder is busy, the message is queued (up to 7) and runs later, using credits then.',
     ],
   };
 }
 
-function describeTurn(config: Pick<Config, 'appId'>, app_id: string, turn: ChatTurn): ToolResult {
+function describeTurn(config: Pick<Config, 'appId'>, app_id: string, content: string, turn: ChatTurn): ToolResult {
   const app = `app ${idText(app_id)}${turn.name ? ` (${quote(turn.name, 80)})` : ''}`;
   const read = nextCall(config, 'read_app_conversation', { app_id });
   if (turn.queued) {
@@ -115,7 +118,7 @@ function describeTurn(config: Pick<Config, 'appId'>, app_id: string, turn: ChatT
     ? `Show the question to the user and send their answer with ${nextCall(config, 'send_app_chat_message', { app_id, content: "<the user's answer>" })}.`
     : state === 'processing' || !reply
       ? `Call ${read} in a few minutes to read the reply.`
-      : `Nothing more is needed; if this answered a question of a conflict resolution, call ${nextCall(config, 'resolve_repo_conflicts', { app_id })} again.`;
+      : nextAfterTurn(config, app_id, content, turn.conversation?.messages ?? []);
   return {
     text: lines.join('\n'),
     next,

@@ -11,10 +11,10 @@ export const customizeAppEmail = defineTool({
   name: 'customize_app_email',
   title: 'Customize App Email',
   description:
-    "Make one of the app's four built-in emails app-owned: the app then sends its own copy, which the app's AI edits (send_app_chat_message). Needs a paid plan. Safe to repeat. Beta.",
+    "Give the app its own copy of a built-in email, which the app's AI then edits (send_app_chat_message). Needs a paid plan. Safe to repeat. Beta.",
   input: {
     app_id: appId,
-    email_type: z.enum(EMAIL_TYPES).describe('Which built-in email to customize.'),
+    email_type: z.enum(EMAIL_TYPES).describe('Which built-in email.'),
   },
   output: {
     template_id: z.string(),

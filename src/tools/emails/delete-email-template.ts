@@ -7,7 +7,7 @@ import { APPLICATION_EMAIL_NAMES, dayOf } from './email-text.js';
 
 const input = {
   app_id: appId,
-  template_id: id('Template ID, from list_email_templates.'),
+  template_id: id('From list_email_templates.'),
 };
 type Args = { app_id: string; template_id: string };
 
@@ -27,6 +27,7 @@ export const deleteEmailTemplate = defineTool({
     warn: (args, ctx) => warning(args, ctx),
     unknownOutcome:
       'The template may or may not be deleted (if the service could not remove the file, nothing was deleted). Check with list_email_templates or get_email_template (a 404 means it is gone) before trying again.',
+    done: ({ isError }) => (isError ? 'the service answered that the template was not deleted' : 'deleted the template'),
   },
   statusHints: {
     401: 'The access token is missing, invalid or expired. Set APPMGMT_ACCESS_TOKEN to a valid personal access token. Nothing was deleted.',
@@ -63,7 +64,6 @@ async function warning({ app_id, template_id }: Args, { api, signal }: ToolConte
   const type = APPLICATION_EMAIL_NAMES[name];
   const updated = template.updated_date ? `, updated ${dayOf(template.updated_date)}` : '';
   const details = [
-    `Request: DELETE template ${idText(template_id)} of app ${idText(app_id)}.`,
     `Template: ${quote(name, 100)}, subject ${quote(template.subject ?? '', 150)}${updated}, HTML ${(template.html ?? '').length} characters.`,
     `Workflows and backend functions that send ${quote(name, 100)} by name keep that name in their code: those sends fail once it is gone.`,
   ];

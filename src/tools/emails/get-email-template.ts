@@ -15,7 +15,7 @@ export const getEmailTemplate = defineTool({
   description: `One email template: name, subject, HTML (first ${TEMPLATE_HTML_CHARS} characters) and length. Read-only. To edit, ask the app's AI (send_app_chat_message).`,
   input: {
     app_id: appId,
-    template_id: id('Template ID, from list_email_templates.'),
+    template_id: id('From list_email_templates.'),
   },
   output: {
     template_id: z.string(),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { EmailTemplateRow } from '../../api/schemas.js';
 import { idText, quote, sanitize } from '../../text.js';
 import { defineTool, type ToolContext, type ToolResult } from '../define.js';
-import { appId } from '../fields.js';
+import { appId, whole } from '../fields.js';
 import { approxTokens, fitBudget, nextCall, plural } from '../format.js';
 import { dayOf } from './email-text.js';
 
@@ -19,11 +19,11 @@ export const listEmailTemplates = defineTool({
   name: 'list_email_templates',
   title: 'List Email Templates',
   description:
-    "List the app's email templates, newest first, without HTML (the service returns at most 200). Read-only. Returns template_ids for get_email_template.",
+    "The app's email templates, newest first, without HTML (the service returns at most 200). Read-only.",
   input: {
     app_id: appId,
-    limit: z.int().min(1).max(MAX_TEMPLATES).default(MAX_TEMPLATES).describe('Newest templates to fetch.'),
-    skip: z.int().min(0).max(MAX_TEMPLATES - 1).optional().describe('Rows to skip.'),
+    limit: whole(1, MAX_TEMPLATES).default(MAX_TEMPLATES).describe('Newest templates to fetch.'),
+    skip: whole(0, MAX_TEMPLATES - 1).optional().describe('Rows to skip.'),
   },
   output: {
     templates: z.array(Row).describe(`The newest, at most ${MAX_ROWS}.`),

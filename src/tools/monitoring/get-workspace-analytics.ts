@@ -42,10 +42,10 @@ type Facts = {
 
 // Keys vary by plan and version, so figures are key/value rows (a closed shape every client accepts);
 // the value is shown as the text reads it: a number, a short string, or true/false.
-// A short pattern rather than z.iso.date(): its 280-character pattern would cost tokens twice over.
+// Checked here, not as a JSON-schema pattern (the description says YYYY-MM-DD): a pattern costs tokens on every tools/list.
 const day = z
   .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date as YYYY-MM-DD')
+  .refine((value) => /^\d{4}-\d{2}-\d{2}$/.test(value), 'must be a date as YYYY-MM-DD')
   .refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value), 'must be a real date');
 const figures = z.array(z.strictObject({ key: z.string(), value: z.string() }));
 const rows = (values: Figures) => Object.entries(values).map(([key, value]) => ({ key, value: typeof value === 'number' ? round(value) : String(value) }));
@@ -56,7 +56,7 @@ export const getWorkspaceAnalytics = defineTool({
   description:
     "Key figures of a workspace's monitoring analytics: summary, credit pool, member allocations. Workspace admins and owners only (Enterprise). Read-only.",
   input: {
-    workspace_id: id('ID of the workspace.'),
+    workspace_id: id('From the user.'),
     from: day.optional().describe('First day, YYYY-MM-DD (default: start of the billing period).'),
     to: day.optional().describe('Last day, YYYY-MM-DD.'),
   },

@@ -10,7 +10,7 @@ export const pullRepoChanges = defineTool({
   name: 'pull_repo_changes',
   title: 'Pull Repository Changes',
   description:
-    "Apply the new commits of the app's repohost repository to the app. Free; on failure nothing moves, so repeating is safe. A merge_conflict leads to resolve_repo_conflicts.",
+    "Apply the new commits of the app's repohost repository to the app. Free; on failure nothing moves. Also finishes a merge once the AI's conflict question is answered.",
   input: { app_id: appId },
   output: {
     synced: z.boolean().describe('true: commits were applied'),
@@ -73,7 +73,12 @@ function describePull(config: Pick<Config, 'appId'>, app_id: string, outcome: Pu
     return { structured, text: `App ${app} is already up to date with its repository: nothing to pull${at}.`, next: 'Nothing more is needed.' };
   }
   if (outcome.synced || count > 0) {
-    return { structured, text: `Pulled ${plural(count, 'commit')} from the repository into app ${app}${at}.`, next: 'Nothing more is needed.' };
+    return {
+      structured,
+      text: `Pulled ${plural(count, 'commit')} from the repository into app ${app}${at}.`,
+      // A pull never sends the app's own saved work, and its answer does not say whether any is waiting.
+      next: `Nothing more is needed, unless the app has saved work not yet in the repository: ${nextCall(config, 'push_app_to_repo', { app_id })} sends it (free).`,
+    };
   }
   return {
     structured,

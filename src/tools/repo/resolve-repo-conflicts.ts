@@ -30,14 +30,12 @@ export const resolveRepoConflicts = defineTool({
       return {
         action: `Run an AI turn over the conflicted files of app ${idText(app_id)} and publish the resolution on the repository's default branch`,
         cost: 'the credits of one AI turn, two if the repository moves on while publishing (one automatic retry).',
-        details: [
-          'Request: POST, no body.',
-          `It can take minutes: this server waits up to ${duration(config.resolveTimeoutMs)} (APPMGMT_RESOLVE_TIMEOUT_MS) and sends progress meanwhile.`,
-        ],
+        details: [`It can take minutes: this server waits up to ${duration(config.resolveTimeoutMs)} and sends progress meanwhile.`],
       };
     },
     unknownOutcome:
       "The AI run may still finish and publish to the default branch, and credits may have been used. Check the repository's default branch and the app's chat (read_app_conversation) before resolving again.",
+    done: ({ structured }) => (typeof structured?.status === 'string' ? `the AI conflict resolution ran (status ${structured.status})` : 'the AI conflict resolution ran and did not resolve the conflicts'),
   },
   statusHints: {
     400: 'Refused; no AI turn ran and no credits were used. Usually the workspace is out of credits: add credits in the service, then start over with a new warning.',
@@ -78,7 +76,7 @@ function describeOutcome(config: Pick<Config, 'appId'>, app_id: string, status: 
       return {
         structured,
         text: `The AI run for app ${app} needs input (needs_input): it asked a question in the app's chat, and the conflicts stay in place until it is answered. Credits were used.${said}`,
-        next: `Read the question with ${call('read_app_conversation')}, answer it with send_app_chat_message, then call resolve_repo_conflicts again (a new warning).`,
+        next: `Read the question with ${call('read_app_conversation')} and answer it with send_app_chat_message; then ${call('pull_repo_changes')} (free) finishes the merge. Only if that pull still reports merge_conflict, resolve again (a new warning).`,
       };
     case 'conflict':
       return {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { GroupShare } from '../../api/schemas.js';
 import { idText, quote, sanitize } from '../../text.js';
 import { defineTool, type ToolContext, type ToolResult } from '../define.js';
-import { appId } from '../fields.js';
+import { appId, whole } from '../fields.js';
 import { approxTokens, fitBudget, nextCall, plural } from '../format.js';
 import { roleText } from './share-text.js';
 
@@ -25,10 +25,10 @@ export const listGroupShares = defineTool({
   name: 'list_group_shares',
   title: 'List Group Shares',
   description:
-    "List every workspace group the app is shared with, and each group's role. Read-only; needs editor access. Returns the share_ids for update_group_share and remove_group_share.",
+    "The workspace groups the app is shared with, each with its role and share_id. Read-only; needs editor access.",
   input: {
     app_id: appId,
-    skip: z.int().min(0).max(MAX_SKIP).optional().describe('Rows to skip.'),
+    skip: whole(0, MAX_SKIP).optional().describe('Rows to skip.'),
   },
   output: {
     shares: z.array(Row).describe(`At most ${MAX_ROWS}.`),

@@ -11,7 +11,7 @@ export const removeGroupShare = defineTool({
     "Unshare the app from one group: members with access only through it lose it; others keep their highest remaining role. Safe to retry.",
   input: {
     app_id: appId,
-    share_id: id('ID of the share, from list_group_shares.'),
+    share_id: id('From list_group_shares.'),
   },
   output: {
     share_id: z.string(),

@@ -7,6 +7,8 @@ import { appId, text } from '../fields.js';
 import { nextCall } from '../format.js';
 
 const ALREADY_SHARED = 'already_shared';
+/** Group ids one request may carry (spec). */
+const MAX_GROUPS = 50;
 /** A group id the workspace does not have: the service's code, or its words. */
 const NOT_FOUND = /not[ _-]?found|no such group/i;
 
@@ -14,17 +16,17 @@ export const shareAppWithGroups = defineTool({
   name: 'share_app_with_groups',
   title: 'Share App with Groups',
   description:
-    "Share the app with workspace groups: members get one app role, now or at next sign-in, and one invitation email. Each group succeeds or fails on its own; repeating is harmless.",
+    "Share the app with workspace groups: members get the role (now or at next sign-in) and one invitation email. Each group succeeds or fails on its own; repeating is harmless.",
   input: {
     app_id: appId,
+    // Bounds checked here, out of the schema like string bounds (fields.ts); the description says them.
     group_ids: z
       .array(text(200))
-      .min(1)
-      .max(50)
-      .describe('Workspace group IDs; a repeated one counts once.'),
+      .refine((ids) => ids.length >= 1 && ids.length <= MAX_GROUPS, `must hold 1 to ${MAX_GROUPS} group ids`)
+      .describe('1-50 workspace group IDs, from the user.'),
     role: text(100)
       .optional()
-      .describe("App role for every group, one the app defines: usually user (the default: uses the app, view only), editor or admin."),
+      .describe("For every group: user (default, view only), editor, admin, or another role the app defines."),
   },
   output: {
     shared: z.array(z.string()).describe('Group ids newly shared.'),

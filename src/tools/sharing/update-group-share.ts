@@ -13,11 +13,11 @@ export const updateGroupShare = defineTool({
   name: 'update_group_share',
   title: 'Update Group Share',
   description:
-    "Set the app role a shared group gives its members (omit role for the default, user). Same role again changes nothing. Free.",
+    "Set the app role a shared group gives its members. Same role again changes nothing. Free.",
   input: {
     app_id: appId,
-    share_id: id('ID of the share, from list_group_shares.'),
-    role: text(100).optional().describe("One of the app's roles, e.g. admin. Omit for the default (user)."),
+    share_id: id('From list_group_shares.'),
+    role: text(100).optional().describe('user (default, view only), editor, admin, or another role the app defines.'),
   },
   output: {
     share_id: z.string(),

@@ -53,7 +53,7 @@ export function isoOf(ms: number): string {
 export const floorDay = (ms: number) => Math.floor(ms / DAY_MS) * DAY_MS;
 
 const CREDENTIAL =
-  'Social-calendar calls send APPMGMT_API_KEY (a personal API key, api_key header) when it is set, else APPMGMT_ACCESS_TOKEN as Bearer';
+  'Social-calendar calls use APPMGMT_API_KEY (a personal API key) when it is set, else APPMGMT_ACCESS_TOKEN';
 
 /** What 401 and 403 mean on every social-calendar operation. */
 export const SOCIAL_CREDENTIAL_HINTS: StatusHints = {

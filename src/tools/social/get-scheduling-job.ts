@@ -3,7 +3,7 @@ import type { SchedulingJob } from '../../api/schemas.js';
 import { CancelledError, describeError } from '../../errors.js';
 import { idText, sanitize } from '../../text.js';
 import { defineTool, type ToolContext, type ToolResult } from '../define.js';
-import { appId, id } from '../fields.js';
+import { appId, id, whole } from '../fields.js';
 import { nextCall } from '../format.js';
 import { SOCIAL_CREDENTIAL_HINTS } from './calendar.js';
 import { scheduleRange, type ScheduleRange } from './post-summary.js';
@@ -13,6 +13,8 @@ import { scheduleRange, type ScheduleRange } from './post-summary.js';
  * shares (spec 8), leaving room for the client's retries and other callers.
  */
 export const POLL_EVERY_MS = 5_000;
+/** Five minutes: a job usually ends within one, and a tool call should not hold the client much longer. */
+const MAX_WAIT_SECONDS = 300;
 
 const COUNT_LABELS = {
   materialized: 'materialized',
@@ -43,11 +45,11 @@ export const getSchedulingJob = defineTool({
   name: 'get_scheduling_job',
   title: 'Get Scheduling Job',
   description:
-    "Status of a scheduling job (from start_scheduling_posts), with counts once completed. wait_seconds polls every 5 s until it ends; if still running, call again.",
+    "A scheduling job's status, with counts once completed. wait_seconds waits up to that long for it to end.",
   input: {
     app_id: appId,
-    job_id: id('ID of the scheduling job.'),
-    wait_seconds: z.int().min(0).max(300).default(0).describe('Seconds to wait for the job to finish (0: check once).'),
+    job_id: id('From start_scheduling_posts.'),
+    wait_seconds: whole(0, MAX_WAIT_SECONDS).default(0).describe('0: check once.'),
   },
   output: {
     job_id: z.string(),

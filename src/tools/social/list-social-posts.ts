@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { SocialPost } from '../../api/schemas.js';
 import { defineTool } from '../define.js';
 import { appId, text } from '../fields.js';
-import { approxTokens, fitBudget } from '../format.js';
+import { approxTokens, fitBudget, today, todayLine } from '../format.js';
 import { rangeOf, SOCIAL_CREDENTIAL_HINTS } from './calendar.js';
 import { countsOf, describeCalendar, nextOf, postFacts, postLine, scheduleRange, type PostFacts } from './post-summary.js';
 
@@ -26,15 +26,16 @@ export const listSocialPosts = defineTool({
   name: 'list_social_posts',
   title: 'List Social Posts',
   description:
-    "Summarize an app's social calendar: counts by status and platform, then matching posts, earliest first. Says when approved posts wait for start_scheduling_posts.",
+    "An app's social calendar: counts, then matching posts earliest first. Statuses: proposal (unpublished until approved in the service), approved (start_scheduling_posts takes it), scheduled, failed (final).",
   input: {
     app_id: appId,
-    from: text(40).optional().describe('ISO 8601 start, inclusive'),
-    until: text(40).optional().describe('End, exclusive'),
+    from: text(40).optional().describe('ISO 8601, included'),
+    until: text(40).optional().describe('Excluded'),
     status: text(40).optional().describe('e.g. approved'),
     platform: z.enum(['instagram', 'linkedin']).optional().describe('Only this one'),
   },
   output: {
+    today: z.string().describe('YYYY-MM-DD, UTC.'),
     total: z.number().describe('Posts on the whole calendar.'),
     by_status: z.array(Count),
     by_platform: z.array(Count),
@@ -69,9 +70,11 @@ export const listSocialPosts = defineTool({
     );
     const range = scheduleRange(all.filter(inRange), start, end);
     const counts = countsOf(all);
-    const summary = { appId: app_id, total: all.length, counts, filters: { from: start, until: end, status, platform }, matching: matching.length, range };
+    const now = ctx.clock.now();
+    const summary = { appId: app_id, total: all.length, counts, filters: { from: start, until: end, status, platform }, matching: matching.length, range, today: todayLine(now) };
     const next = nextOf(ctx.config, app_id, range, all.filter(inRange));
     const facts = {
+      today: today(now),
       total: all.length,
       by_status: counts.byStatus,
       by_platform: counts.byPlatform,

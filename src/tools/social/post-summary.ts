@@ -7,13 +7,6 @@ import { APPROVED, DAY_MS, floorDay, isoOf, MAX_PER_RUN } from './calendar.js';
 /** The summary list_social_posts gives of a whole calendar: counts, rows, the range to schedule. */
 
 const KNOWN_STATUSES = ['proposal', APPROVED, 'scheduled', 'failed', 'published'];
-const LEGEND: Record<string, string> = {
-  proposal: 'proposal = on the calendar, nothing publishes it (it must be approved first; scheduling does not take it)',
-  [APPROVED]: `${APPROVED} = approved, not yet handed over (start_scheduling_posts takes it)`,
-  scheduled: 'scheduled = handed over for publishing',
-  failed: 'failed = cannot be revived',
-  published: 'published = already out',
-};
 /** Distinct names kept per count list; a calendar could carry any number of odd statuses. */
 const MAX_NAMES = 8;
 const TITLE_MAX = 60;
@@ -114,12 +107,15 @@ export interface CalendarText {
   matching: number;
   lines: string[];
   range: ScheduleRange;
+  /** Today's date line: the user names ranges relative to it ("next week"). */
+  today: string;
 }
 
-export function describeCalendar({ appId, total, counts, filters, matching, lines, range }: CalendarText): string {
+export function describeCalendar({ appId, total, counts, filters, matching, lines, range, today }: CalendarText): string {
   const list = (named: Named[]) => named.map(({ name, count }) => `${count} ${idText(name)}`).join(', ');
   const out = [
     `Social calendar of app ${idText(appId)}: ${plural(total, 'post')}${total ? ` (${list(counts.byStatus)}; ${list(counts.byPlatform)})` : ''}.`,
+    today,
   ];
   const timed = filters.from !== undefined || filters.until !== undefined;
   const shown = [
@@ -140,8 +136,6 @@ export function describeCalendar({ appId, total, counts, filters, matching, line
       out.push(`One run takes at most ${MAX_PER_RUN}: schedule until ${range.scheduled_until} first, then continue from there.`);
     }
   }
-  const legend = counts.byStatus.flatMap(({ name }) => (LEGEND[name] ? [LEGEND[name]] : []));
-  if (legend.length > 0) out.push(`Statuses: ${legend.join('; ')}.`);
   return out.join('\n');
 }
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { idText, sanitize } from '../../text.js';
 import { defineTool } from '../define.js';
 import { appId, text } from '../fields.js';
-import { nextCall } from '../format.js';
+import { nextCall, todayLine } from '../format.js';
 import { isoOf, MAX_PER_RUN, rangeOf, SOCIAL_CREDENTIAL_HINTS } from './calendar.js';
 
 /** How long get_scheduling_job is asked to wait: a job usually finishes within a minute. */
@@ -12,11 +12,11 @@ export const startSchedulingPosts = defineTool({
   name: 'start_scheduling_posts',
   title: 'Start Scheduling Posts',
   description:
-    "Hand the approved posts of [scheduled_from, scheduled_until) over for publishing; proposals are not taken. Repeating returns the job in flight. Returns the job_id for get_scheduling_job.",
+    "Hand the approved posts in [scheduled_from, scheduled_until) over for publishing (not proposals). Repeating returns the job in flight.",
   input: {
     app_id: appId,
-    scheduled_from: text(40).describe('ISO 8601 date or instant; the range includes it.'),
-    scheduled_until: text(40).describe('ISO 8601 date or instant; the range ends before it.'),
+    scheduled_from: text(40).describe('ISO 8601 date or instant, included.'),
+    scheduled_until: text(40).describe('ISO 8601, excluded.'),
   },
   output: {
     job_id: z.string(),
@@ -42,8 +42,9 @@ export const startSchedulingPosts = defineTool({
       text: [
         `Scheduling started on app ${idText(app_id)} for posts from ${range.scheduled_from} until ${range.scheduled_until} (the end excluded): job ${idText(job_id)}.`,
         'It takes the approved posts in the range not yet handed over; proposals stay on the calendar unpublished. A range with nothing to schedule gives a job that is already completed.',
+        todayLine(ctx.clock.now()),
       ].join('\n'),
-      next: `Call ${nextCall(ctx.config, 'get_scheduling_job', { app_id, job_id: job, wait_seconds: WAIT_SECONDS })} to wait for it.`,
+      next: `Call ${nextCall(ctx.config, 'get_scheduling_job', { app_id, job_id: job, wait_seconds: WAIT_SECONDS })} to wait for it; once completed it says which approved posts still wait.`,
       structured: { job_id: job, ...range },
     };
   },

@@ -92,12 +92,25 @@ describe('apply_budget_recommendation', () => {
     expect(result.structured).toMatchObject({ already_applied: true, daily_budget: 35 });
   });
 
-  it('says OUTCOME UNKNOWN after a 409, pointing at get_ad_campaign and at reading the suggestions again', async () => {
+  it('answers a 409 as a sure refusal, saying which, not as an unknown outcome, and points at reading the suggestions again', async () => {
     const result = await confirmed({ status: 409, body: { detail: 'The recommended budget changed since it was read' } });
     expect(result.isError).toBe(true);
-    expect(result.text).toMatch(/^OUTCOME UNKNOWN: the service answered 409\. The budget may or may not have changed\. Read the campaign back with get_ad_campaign before trying again;/);
-    expect(result.text).toContain('then read the suggestions again with list_campaign_suggestions.');
+    expect(result.text).toMatchInlineSnapshot(`
+      "REFUSED (409): the ad platform's recommended figure changed since it was read, or the campaign's budget is shared with campaigns not managed here. Nothing changed. The service said: "The recommended budget changed since it was read"
+      Next: Read the suggestions again with list_campaign_suggestions for this campaign: a new figure needs a new warning with it; a shared budget can only be changed at the ad platform."
+    `);
+    expect(result.text).not.toMatch(/UNKNOWN|may or may not/);
+    expect(result.structured).toEqual({ error: expect.stringMatching(/^REFUSED \(409\)/), next: expect.stringMatching(/^Read the suggestions again with list_campaign_suggestions/) });
     expect(writes()).toHaveLength(1);
+    // Nothing is remembered as an unknown outcome: the next warning names no earlier attempt.
+    reads();
+    const warning = await apply();
+    expect(warning.text).not.toMatch(/Earlier attempt|ALREADY DONE/);
+  });
+
+  it('keeps a 500 an unknown outcome', async () => {
+    const result = await confirmed({ status: 500, body: { detail: 'boom' } });
+    expect(result.text).toMatch(/^OUTCOME UNKNOWN: the service answered 500\. The budget may or may not have changed\. Read the campaign back with get_ad_campaign before trying again\./);
   });
 
   it.each([

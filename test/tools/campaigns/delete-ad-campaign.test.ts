@@ -23,7 +23,7 @@ describe('delete_ad_campaign', () => {
     expect(result.text).toMatchInlineSnapshot(`
       "CONFIRMATION NEEDED. Nothing was sent.
       Delete campaign cmp_1 ("Spring sale") on app app_demo.
-      Request: DELETE campaign cmp_1; it is now ENABLED, daily budget 20.00.
+      Campaign cmp_1 is now ENABLED, daily budget 20.00.
       What disappears: its ads stop at the ad platform and it stops spending (spend already incurred today is still billed); it can no longer be paused, resumed or changed, and its suggestions no longer apply.
       What stays: the campaign remains listed with status REMOVED, kept for reporting.
       To stop spend and keep the option to restart, use pause_ad_campaign instead.

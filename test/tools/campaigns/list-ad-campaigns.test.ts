@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { realClock } from '../../../src/clock.js';
 import { connect, type Harness } from '../../helpers.js';
 import { APP, resultTokens } from './fixtures.js';
 
@@ -27,10 +28,13 @@ const ROWS = [
   row(3, { status: 'REMOVED', daily_budget_micros: 5_500_000 }),
 ];
 
+/** The tools' clock: late on 2026-11-24 in New York is already 2026-11-25 in UTC. */
+const NOW = Date.parse('2026-11-24T23:30:00-05:00');
+
 describe('list_ad_campaigns', () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await connect();
+    h = await connect({ clock: { now: () => NOW, sleep: realClock.sleep } });
   });
   afterAll(() => h.close());
   beforeEach(() => h.sandbox.reset());
@@ -73,13 +77,22 @@ describe('list_ad_campaigns', () => {
     expect(h.sandbox.requests[0]?.query).toBe('include_metrics=true');
     expect(result.text).toMatchInlineSnapshot(`
       "1 campaign on app app_demo, most spend first.
-      Metrics are the totals the service reports; cost in the account currency.
+      Metrics: totals for a period not stated by the service; today is 2026-11-25 (UTC); cost in the account currency.
       - cmp_1 "Campaign 1" SMART ENABLED, 10.00/day, started 2026-10-03; 27000 impressions, 480 clicks, cost 270.50, 10 conversions
       Next: Read one with get_ad_campaign {"app_id":"app_demo","campaign_id":"cmp_1"} or its suggestions with list_campaign_suggestions {"app_id":"app_demo","campaign_id":"cmp_1"}."
     `);
     expect(result.structured?.campaigns).toEqual([
       expect.objectContaining({ campaign_id: 'cmp_1', impressions: 27_000, clicks: 480, cost: 270.5, conversions: 10 }),
     ]);
+    expect(result.structured).toMatchObject({ metrics_period: 'not stated by the service', today: '2026-11-25' });
+  });
+
+  it('leaves the metrics period and the date out when metrics were not asked for', async () => {
+    h.sandbox.script({ status: 200, body: ROWS });
+    const result = await h.call('list_ad_campaigns', { app_id: APP });
+    expect(result.text).not.toContain('Today');
+    expect(result.structured).not.toHaveProperty('today');
+    expect(result.structured).not.toHaveProperty('metrics_period');
   });
 
   it('says when the service still marks metrics pending although they were asked for', async () => {
@@ -152,7 +165,7 @@ describe('list_ad_campaigns', () => {
     const result = await h.call('list_ad_campaigns', { app_id: APP });
     expect(result.isError).toBe(true);
     expect(result.text).toMatch(expected);
-    expect(result.structured).toBeUndefined();
+    expect(Object.keys(result.structured ?? {})).toEqual(['error', 'next']);
   });
 
   it('rejects a skip past the 50 rows the service can return, and sends nothing', async () => {

@@ -25,7 +25,7 @@ describe('resume_ad_campaign', () => {
     expect(result.text).toMatchInlineSnapshot(`
       "CONFIRMATION NEEDED. Nothing was sent.
       Resume campaign cmp_1 ("Spring sale") on app app_demo.
-      Request: POST resume for campaign cmp_1; it is now PAUSED.
+      Campaign cmp_1 is now PAUSED.
       It re-opens spend: the campaign serves again and spends up to about its daily budget every day until paused.
       Needs a payment method and an account in good standing; otherwise the service answers 402 and it stays paused.
       A campaign the service paused itself (unpaid balance, unverified conversion tracking) is paused again while that reason holds.

@@ -52,6 +52,23 @@ describe('read_app_conversation', () => {
     });
   });
 
+  it('points a conversation whose conflict question was answered to the free pull, not to the paid resolution', async () => {
+    h.sandbox.script({
+      status: 200,
+      body: {
+        messages: [
+          { id: 'm1', role: 'assistant', content: 'Which start of the week should the merged version use?', tool_calls: [{ id: 'c1', name: 'ask_user', status: 'completed' }] },
+          { id: 'm2', role: 'user', content: 'Monday.' },
+          { id: 'm3', role: 'assistant', content: 'Thanks, continuing with that.' },
+        ],
+      },
+    });
+    const result = await h.call('read_app_conversation', { app_id: 'app_demo' });
+    expect(result.structured?.next).toBe(
+      'If the merge conflict\'s question here is answered, call pull_repo_changes {"app_id":"app_demo"} (free) to finish the merge before any resolve_repo_conflicts (credits).',
+    );
+  });
+
   it('sends the limit it is given and refuses one over 50 before sending', async () => {
     await h.call('read_app_conversation', { app_id: 'app_demo', limit: 2 });
     expect(h.sandbox.requests[0]?.query).toBe('limit=2');

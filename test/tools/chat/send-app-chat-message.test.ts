@@ -74,8 +74,8 @@ describe('send_app_chat_message', () => {
         "CONFIRMATION NEEDED. Nothing was sent.
         Send a message to the AI builder of app app_demo (one builder turn).
         Message (21 characters): "Make the header blue."
-        Request: POST {"content": <the message>} with an X-Request-ID header, so the service runs a repeat with the same id at most once within 10 minutes.
-        It can take minutes: this server waits up to 10 s (APPMGMT_RESOLVE_TIMEOUT_MS) and sends progress meanwhile.
+        If the confirmed call is repeated within 10 minutes, the service runs the message at most once.
+        It can take minutes: this server waits up to 10 s and sends progress meanwhile.
         If the builder is busy, the message is queued (up to 7) and runs later, using credits then.
         Cost: the credits of one builder turn; the turn can change the app.
         Next: Show this to the user; only if they agree, call send_app_chat_message again with the same arguments plus confirm: true within 10 minutes."
@@ -130,9 +130,56 @@ describe('send_app_chat_message', () => {
         "Builder turn on app app_demo ("Demo Planner") completed.
         Reply: "Done: the header is blue."
         Tool calls: edit_files (completed)
-        Next: Nothing more is needed; if this answered a question of a conflict resolution, call resolve_repo_conflicts {"app_id":"app_demo"} again."
+        Next: Nothing more is needed."
       `);
       expect(result.structured).toMatchObject({ confirmation_needed: false, queued: false, state: 'completed', reply: 'Done: the header is blue.', waiting_for_input: false });
+    });
+
+    it('leaves conflicts out of an ordinary turn, even when an older turn was about a merge', async () => {
+      h.sandbox.script(
+        app('completed', [
+          { id: 'm0', role: 'assistant', content: 'Merge conflicts remain in 1 file.', tool_calls: [{ id: 'c0', name: 'merge_conflict_card', status: 'completed' }] },
+          { id: 'm01', role: 'user', content: 'Keep the app version.' },
+          { id: 'm02', role: 'assistant', content: 'Done.' },
+          user,
+          { id: 'm2', role: 'assistant', content: 'Done: the header is blue.' },
+        ]),
+      );
+      const result = await confirmed();
+      expect(result.text).not.toMatch(/conflict|resolve_repo_conflicts|pull_repo_changes/);
+      expect(result.structured?.next).toBe('Nothing more is needed.');
+    });
+
+    it('sends an answered conflict question to the free pull, not to the paid resolution', async () => {
+      const answer = { id: 'm1', role: 'user', content: 'Start weeks on Monday.' };
+      h.sandbox.script(
+        app('completed', [
+          { id: 'm0', role: 'assistant', content: 'Which start of the week should the merged version use?', tool_calls: [{ id: 'c0', name: 'ask_user', status: 'completed' }] },
+          answer,
+          { id: 'm2', role: 'assistant', content: 'Thanks, continuing with that.' },
+        ]),
+      );
+      const result = await confirmed({ app_id: 'app_demo', content: answer.content });
+      expect(result.structured?.next).toBe(
+        'If this answered the merge conflict\'s question, call pull_repo_changes {"app_id":"app_demo"} (free) to finish the merge; only if it still reports merge_conflict, call resolve_repo_conflicts (credits).',
+      );
+      expect(result.text.indexOf('pull_repo_changes')).toBeLessThan(result.text.indexOf('resolve_repo_conflicts'));
+    });
+
+    it('points a turn about an email to reading the change back', async () => {
+      const ask = { id: 'm1', role: 'user', content: 'Change the sign-up email heading to "Welcome aboard".' };
+      h.sandbox.script(app('completed', [ask, { id: 'm2', role: 'assistant', content: 'Changed the heading.', tool_calls: [{ id: 'c1', name: 'edit_files', status: 'completed' }] }]));
+      const result = await confirmed({ app_id: 'app_demo', content: ask.content });
+      expect(result.structured?.next).toBe(
+        'Check the change before telling the user: preview_app_email {"app_id":"app_demo","email_type":"email_verification"} shows what recipients get; get_email_template (ids from list_email_templates {"app_id":"app_demo"}) shows the template.',
+      );
+    });
+
+    it('points a turn about a template it cannot type to the template list', async () => {
+      const ask = { id: 'm1', role: 'user', content: 'Reword the WeeklyDigest template.' };
+      h.sandbox.script(app('completed', [ask, { id: 'm2', role: 'assistant', content: 'Reworded.' }]));
+      const result = await confirmed({ app_id: 'app_demo', content: ask.content });
+      expect(result.structured?.next).toMatch(/^Check the change before telling the user: get_email_template \(ids from list_email_templates \{"app_id":"app_demo"\}\)/);
     });
 
     it('reads a reply without text as work done through tool calls, skipping hidden messages', async () => {
@@ -184,7 +231,7 @@ describe('send_app_chat_message', () => {
       h.sandbox.script(app('error', [user], { error_source: 'agent' }));
       const result = await confirmed();
       expect(result.isError).toBe(true);
-      expect(result.structured).toBeUndefined();
+      expect(result.structured).toEqual({ error: expect.stringMatching(/FAILED: status error/), next: expect.stringMatching(/^Read what happened with read_app_conversation/) });
       expect(result.text).toMatchInlineSnapshot(`
         "The builder turn on app app_demo ("Demo Planner") FAILED: status error (error_source "agent"). Credits may have been used.
         Next: Read what happened with read_app_conversation {"app_id":"app_demo"} before sending again (a new message needs a new warning and consumes credits)."

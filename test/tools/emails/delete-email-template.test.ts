@@ -36,7 +36,6 @@ describe('delete_email_template', () => {
       expect(result.text).toMatchInlineSnapshot(`
         "CONFIRMATION NEEDED. Nothing was sent.
         Delete email template tpl_3 ("WeeklyDigest") of app app_demo.
-        Request: DELETE template tpl_3 of app app_demo.
         Template: "WeeklyDigest", subject "Your week", updated 2026-10-28, HTML 9 characters.
         Workflows and backend functions that send "WeeklyDigest" by name keep that name in their code: those sends fail once it is gone.
         Needs editor access. If the service cannot remove the file, nothing is deleted and a retry is safe.
@@ -52,7 +51,6 @@ describe('delete_email_template', () => {
       expect(result.text).toMatchInlineSnapshot(`
         "CONFIRMATION NEEDED. Nothing was sent.
         Delete email template tpl_3 ("PasswordReset") of app app_demo.
-        Request: DELETE template tpl_3 of app app_demo.
         Template: "PasswordReset", subject "Your week", updated 2026-10-28, HTML 9 characters.
         Workflows and backend functions that send "PasswordReset" by name keep that name in their code: those sends fail once it is gone.
         This is the app's own version of the password_reset email: the app sends the service's built-in password_reset email again (customize_app_email makes a fresh copy of the built-in one, not of this content).

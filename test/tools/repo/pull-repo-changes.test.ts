@@ -28,9 +28,9 @@ describe('pull_repo_changes', () => {
     expect(result.isError).toBe(false);
     expect(result.text).toMatchInlineSnapshot(`
       "Pulled 3 commits from the repository into app app_demo; the app is now at commit 3f2a9c1d4e5b6a7980f1e2d3c4b5a69788796a5b.
-      Next: Nothing more is needed."
+      Next: Nothing more is needed, unless the app has saved work not yet in the repository: push_app_to_repo {"app_id":"app_demo"} sends it (free)."
     `);
-    expect(result.structured).toEqual({ synced: true, already_up_to_date: false, commit_count: 3, head_sha: SHA, next: 'Nothing more is needed.' });
+    expect(result.structured).toEqual({ synced: true, already_up_to_date: false, commit_count: 3, head_sha: SHA, next: 'Nothing more is needed, unless the app has saved work not yet in the repository: push_app_to_repo {"app_id":"app_demo"} sends it (free).' });
   });
 
   it('says when the app is already up to date', async () => {
@@ -48,7 +48,7 @@ describe('pull_repo_changes', () => {
     h.sandbox.script(ok({ error: 'merge_conflict', error_message: 'Conflicts in src/a.ts' }));
     const result = await h.call('pull_repo_changes', ARGS);
     expect(result.isError).toBe(true);
-    expect(result.structured).toBeUndefined();
+    expect(result.structured).toEqual({ error: expect.stringMatching(/^Pull STOPPED/), next: expect.stringContaining('resolve_repo_conflicts') });
     expect(result.text).toMatchInlineSnapshot(`
       "Pull STOPPED for app app_demo (merge_conflict): the repository's new commits conflict with the app's own changes, so nothing was applied. The service said: "Conflicts in src/a.ts"
       Next: Call resolve_repo_conflicts {"app_id":"app_demo"} to let the AI resolve them (it consumes credits: a confirmation will be asked first)."

@@ -1,6 +1,11 @@
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { realClock } from '../../../src/clock.js';
 import { connect, type Harness } from '../../helpers.js';
+
+/** The tools' clock: today is 2026-11-02 late in the UTC day (the date line must not drift with the host's zone). */
+const NOW = Date.parse('2026-11-02T23:30:00Z');
+const clock = { now: () => NOW, sleep: realClock.sleep };
 
 const PATH = '/api/apps/app_demo/social-calendar/posts';
 const APP = { app_id: 'app_demo' };
@@ -25,9 +30,27 @@ const ids = (structured: Record<string, unknown> | undefined) => (structured?.po
 describe('list_social_posts', () => {
   let h: Harness;
   beforeEach(async () => {
-    h = await connect();
+    h = await connect({ clock });
   });
   afterEach(() => h.close());
+
+  it("states today's date from the injected clock in UTC, in the text and the facts", async () => {
+    const late = await connect({ clock: { now: () => Date.parse('2026-11-24T23:30:00-05:00'), sleep: realClock.sleep } });
+    try {
+      const result = await late.call('list_social_posts', APP);
+      expect(result.text.split('\n')[1]).toBe('Today is 2026-11-25 (UTC).');
+      expect(result.structured?.today).toBe('2026-11-25');
+    } finally {
+      await late.close();
+    }
+  });
+
+  it('does not repeat a status legend in results: the meanings live in the tool description', async () => {
+    const result = await h.call('list_social_posts', APP);
+    expect(result.text).not.toMatch(/Statuses:|= on the calendar|cannot be revived/);
+    const { tools } = await h.client.listTools();
+    expect(tools.find((tool) => tool.name === 'list_social_posts')?.description).toMatch(/proposal \(unpublished until approved in the service\), approved \(start_scheduling_posts takes it\)/);
+  });
 
   describe('against the default sandbox calendar', () => {
     it('gets the whole calendar with the api_key header and summarizes it, with the range that holds the approved posts', async () => {
@@ -39,6 +62,7 @@ describe('list_social_posts', () => {
       expect(request?.headers.authorization).toBeUndefined();
       expect(result.text).toMatchInlineSnapshot(`
         "Social calendar of app app_demo: 10 posts (3 proposal, 4 approved, 1 scheduled, 1 failed, 1 published; 5 instagram, 5 linkedin).
+        Today is 2026-11-02 (UTC).
         Earliest first:
         - post_recap linkedin 2026-10-28T10:00:00Z (local 2026-10-28 11:00 Europe/Berlin) published "October recap"
         - post_teaser instagram 2026-11-01T12:00:00Z (local 2026-11-01 07:00 America/New_York) failed "Sneak peek"
@@ -51,7 +75,6 @@ describe('list_social_posts', () => {
         - post_weekend instagram 2026-11-08T09:00:00Z (local 2026-11-08 09:00 UTC) proposal "Weekend reset checklist"
         - post_case linkedin 2026-11-12T13:00:00Z (local 2026-11-12 14:00 Europe/Berlin) approved "Customer story: how Acme plans"
         4 approved posts on the calendar are not handed over for publishing yet.
-        Statuses: proposal = on the calendar, nothing publishes it (it must be approved first; scheduling does not take it); approved = approved, not yet handed over (start_scheduling_posts takes it); scheduled = handed over for publishing; failed = cannot be revived; published = already out.
         Next: Call start_scheduling_posts {"app_id":"app_demo","scheduled_from":"2026-11-03T00:00:00Z","scheduled_until":"2026-11-13T00:00:00Z"} to hand the 4 approved posts over for publishing."
       `);
       expect(result.structured).toMatchInlineSnapshot(`
@@ -187,6 +210,7 @@ describe('list_social_posts', () => {
             "scheduled_from": "2026-11-03T00:00:00Z",
             "scheduled_until": "2026-11-13T00:00:00Z",
           },
+          "today": "2026-11-02",
           "total": 10,
         }
       `);
@@ -219,13 +243,13 @@ describe('list_social_posts', () => {
       expect(result.structured?.schedule_range).toEqual({ scheduled_from: '2026-11-02T09:00:00Z', scheduled_until: '2026-11-09T09:00:00Z' });
       expect(result.text).toMatchInlineSnapshot(`
         "Social calendar of app app_demo: 10 posts (3 proposal, 4 approved, 1 scheduled, 1 failed, 1 published; 5 instagram, 5 linkedin).
+        Today is 2026-11-02 (UTC).
         4 posts match from 2026-11-02T09:00:00Z, until 2026-11-09T09:00:00Z, platform instagram, earliest first:
         - post_launch instagram 2026-11-03T17:00:00Z (local 2026-11-03 12:00 America/New_York) approved "Launch day"
         - post_behind instagram 2026-11-05T11:00:00Z (local 2026-11-05 11:00 UTC) approved "Behind the scenes"
         - post_poll instagram 2026-11-07T10:00:00Z (local 2026-11-07 05:00 America/New_York) proposal "Poll: how do you plan your week?"
         - post_weekend instagram 2026-11-08T09:00:00Z (local 2026-11-08 09:00 UTC) proposal "Weekend reset checklist"
         3 approved posts in this range are not handed over for publishing yet.
-        Statuses: proposal = on the calendar, nothing publishes it (it must be approved first; scheduling does not take it); approved = approved, not yet handed over (start_scheduling_posts takes it); scheduled = handed over for publishing; failed = cannot be revived; published = already out.
         Next: Call start_scheduling_posts {"app_id":"app_demo","scheduled_from":"2026-11-02T09:00:00Z","scheduled_until":"2026-11-09T09:00:00Z"} to hand the 3 approved posts over for publishing."
       `);
     });
@@ -281,10 +305,10 @@ describe('list_social_posts', () => {
       expect(result.structured).not.toHaveProperty('schedule_range');
       expect(result.text).toMatchInlineSnapshot(`
         "Social calendar of app app_demo: 2 posts (1 proposal, 1 failed; 1 instagram, 1 linkedin).
+        Today is 2026-11-02 (UTC).
         Earliest first:
         - p1 instagram 2026-11-03T10:00:00Z (local 2026-11-03 10:00 UTC) proposal "Post p1"
         - p2 linkedin 2026-11-04T10:00:00Z (local 2026-11-04 10:00 UTC) failed "Post p2"
-        Statuses: proposal = on the calendar, nothing publishes it (it must be approved first; scheduling does not take it); failed = cannot be revived.
         Next: Nothing to schedule: proposals must be approved in the service first, and nothing more is needed here."
       `);
     });
@@ -292,7 +316,7 @@ describe('list_social_posts', () => {
     it('says an empty calendar is empty', async () => {
       h.sandbox.script(answer([]));
       const result = await h.call('list_social_posts', APP);
-      expect(result.text).toBe('Social calendar of app app_demo: 0 posts.\nNext: Nothing more is needed.');
+      expect(result.text).toBe('Social calendar of app app_demo: 0 posts.\nToday is 2026-11-02 (UTC).\nNext: Nothing more is needed.');
     });
 
     it('says when no post matches the filters', async () => {
@@ -377,7 +401,7 @@ describe('list_social_posts', () => {
 
   describe('API errors', () => {
     it.each([
-      [401, /^401: .*APPMGMT_API_KEY .*APPMGMT_ACCESS_TOKEN as Bearer/],
+      [401, /^401: .*APPMGMT_API_KEY .*else APPMGMT_ACCESS_TOKEN/],
       [403, /^403: .*workspace API keys are refused.*APPMGMT_API_KEY/],
       [404, /^404: App not found: check app_id\./],
     ])('explains %i and names the credentials to set', async (status, pattern) => {

@@ -1,5 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { realClock } from '../../../src/clock.js';
 import { connect, type Harness } from '../../helpers.js';
+
+/** The tools' clock: today is 2026-11-02 late in the UTC day (the date line must not drift with the host's zone). */
+const NOW = Date.parse('2026-11-02T23:30:00Z');
+const clock = { now: () => NOW, sleep: realClock.sleep };
 
 const PATH = '/api/apps/app_demo/social-calendar/posts/schedule';
 const WEEK = { app_id: 'app_demo', scheduled_from: '2026-11-02T09:00:00Z', scheduled_until: '2026-11-09T09:00:00Z' };
@@ -7,7 +12,7 @@ const WEEK = { app_id: 'app_demo', scheduled_from: '2026-11-02T09:00:00Z', sched
 describe('start_scheduling_posts', () => {
   let h: Harness;
   beforeEach(async () => {
-    h = await connect();
+    h = await connect({ clock });
   });
   afterEach(() => h.close());
 
@@ -24,13 +29,14 @@ describe('start_scheduling_posts', () => {
         "isError": false,
         "structured": {
           "job_id": "job_0001",
-          "next": "Call get_scheduling_job {"app_id":"app_demo","job_id":"job_0001","wait_seconds":60} to wait for it.",
+          "next": "Call get_scheduling_job {"app_id":"app_demo","job_id":"job_0001","wait_seconds":60} to wait for it; once completed it says which approved posts still wait.",
           "scheduled_from": "2026-11-02T09:00:00Z",
           "scheduled_until": "2026-11-09T09:00:00Z",
         },
         "text": "Scheduling started on app app_demo for posts from 2026-11-02T09:00:00Z until 2026-11-09T09:00:00Z (the end excluded): job job_0001.
       It takes the approved posts in the range not yet handed over; proposals stay on the calendar unpublished. A range with nothing to schedule gives a job that is already completed.
-      Next: Call get_scheduling_job {"app_id":"app_demo","job_id":"job_0001","wait_seconds":60} to wait for it.",
+      Today is 2026-11-02 (UTC).
+      Next: Call get_scheduling_job {"app_id":"app_demo","job_id":"job_0001","wait_seconds":60} to wait for it; once completed it says which approved posts still wait.",
       }
     `);
   });
@@ -87,6 +93,12 @@ describe('start_scheduling_posts', () => {
       expect(result).toMatchInlineSnapshot(`
         {
           "isError": true,
+          "structured": {
+            "error": "409: Another start of scheduling for this app is still starting; this call started nothing. That passes within seconds: call again shortly with the same range.
+        Reason given: "Another scheduling start for this app is still starting."
+        The service was busy with a related change: read the current state before retrying.",
+            "next": "Do what the error says before calling start_scheduling_posts again; it says whether a retry helps.",
+          },
           "text": "409: Another start of scheduling for this app is still starting; this call started nothing. That passes within seconds: call again shortly with the same range.
         Reason given: "Another scheduling start for this app is still starting."
         The service was busy with a related change: read the current state before retrying.",
@@ -100,6 +112,12 @@ describe('start_scheduling_posts', () => {
       expect(result).toMatchInlineSnapshot(`
         {
           "isError": true,
+          "structured": {
+            "error": "422: Refused: more than 100 approved posts fall in this range (schedule smaller ranges, e.g. split it in two), or the range is invalid (see below).
+        Reason given: "140 posts to schedule in this range; at most 100 per run. Schedule smaller ranges."
+        Retrying the same request will not help until the cause is fixed.",
+            "next": "Do what the error says before calling start_scheduling_posts again; it says whether a retry helps.",
+          },
           "text": "422: Refused: more than 100 approved posts fall in this range (schedule smaller ranges, e.g. split it in two), or the range is invalid (see below).
         Reason given: "140 posts to schedule in this range; at most 100 per run. Schedule smaller ranges."
         Retrying the same request will not help until the cause is fixed.",
@@ -114,7 +132,7 @@ describe('start_scheduling_posts', () => {
     });
 
     it.each([
-      [401, /^401: .*APPMGMT_API_KEY .*APPMGMT_ACCESS_TOKEN as Bearer/],
+      [401, /^401: .*APPMGMT_API_KEY .*else APPMGMT_ACCESS_TOKEN/],
       [403, /^403: .*workspace API keys are refused/],
       [404, /^404: App not found: check app_id\./],
     ])('explains %i', async (status, pattern) => {
