@@ -75,7 +75,9 @@ async function warning({ app_id, template_id }: Args, { api, signal }: ToolConte
   details.push('Needs editor access. If the service cannot remove the file, nothing is deleted and a retry is safe.');
   return {
     action: `Delete email template ${idText(template_id)} (${quote(name, 100)}) of app ${idText(app_id)}`,
-    cost: 'Permanent: the template and its content are deleted and cannot be restored.',
+    // What changes for recipients and senders is part of the decision, so it is in the cost line too
+    // (clients that show only the structured warning see it).
+    cost: `Permanent: the template and its content are deleted and cannot be restored${type ? `; the app then sends the built-in ${type} email` : ''}; sends of ${quote(name, 100)} by name fail.`,
     details,
   };
 }

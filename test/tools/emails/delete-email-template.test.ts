@@ -30,7 +30,7 @@ describe('delete_email_template', () => {
       const result = await remove();
       expect(h.sandbox.requests.map((r) => `${r.method} ${r.rawPath}`)).toEqual([`GET ${PATH}`]);
       expect(result.isError).toBe(false);
-      expect(result.structured).toMatchObject({ confirmation_needed: true, cost: 'Permanent: the template and its content are deleted and cannot be restored.' });
+      expect(result.structured).toMatchObject({ confirmation_needed: true, cost: 'Permanent: the template and its content are deleted and cannot be restored; sends of "WeeklyDigest" by name fail.' });
       expect(result.text).toContain('Workflows and backend functions that send "WeeklyDigest" by name keep that name in their code: those sends fail once it is gone.');
       expect(result.text).not.toContain('built-in');
       expect(result.text).toMatchInlineSnapshot(`
@@ -39,7 +39,7 @@ describe('delete_email_template', () => {
         Template: "WeeklyDigest", subject "Your week", updated 2026-10-28, HTML 9 characters.
         Workflows and backend functions that send "WeeklyDigest" by name keep that name in their code: those sends fail once it is gone.
         Needs editor access. If the service cannot remove the file, nothing is deleted and a retry is safe.
-        Cost: Permanent: the template and its content are deleted and cannot be restored.
+        Cost: Permanent: the template and its content are deleted and cannot be restored; sends of "WeeklyDigest" by name fail.
         Next: Show this to the user; only if they agree, call delete_email_template again with the same arguments plus confirm: true within 10 minutes."
       `);
     });
@@ -48,6 +48,8 @@ describe('delete_email_template', () => {
       h.sandbox.script({ status: 200, body: { ...DIGEST, name: 'PasswordReset' } });
       const result = await remove();
       expect(result.text).toContain("This is the app's own version of the password_reset email: the app sends the service's built-in password_reset email again");
+      // The caveat that matters to the decision is in the structured cost too, not only in the text.
+      expect(result.structured?.cost).toContain('the app then sends the built-in password_reset email');
       expect(result.text).toMatchInlineSnapshot(`
         "CONFIRMATION NEEDED. Nothing was sent.
         Delete email template tpl_3 ("PasswordReset") of app app_demo.
@@ -55,7 +57,7 @@ describe('delete_email_template', () => {
         Workflows and backend functions that send "PasswordReset" by name keep that name in their code: those sends fail once it is gone.
         This is the app's own version of the password_reset email: the app sends the service's built-in password_reset email again (customize_app_email makes a fresh copy of the built-in one, not of this content).
         Needs editor access. If the service cannot remove the file, nothing is deleted and a retry is safe.
-        Cost: Permanent: the template and its content are deleted and cannot be restored.
+        Cost: Permanent: the template and its content are deleted and cannot be restored; the app then sends the built-in password_reset email; sends of "PasswordReset" by name fail.
         Next: Show this to the user; only if they agree, call delete_email_template again with the same arguments plus confirm: true within 10 minutes."
       `);
     });
