@@ -4,7 +4,7 @@
  * redacted in the forms an echo can take.
  */
 
-import { viewsOf } from './views.js';
+import { unescaped } from './views.js';
 
 // C0 and C1 controls (other than the whitespace that sanitize collapses) and DEL: replaced by a space.
 const CONTROL = /[\u0000-\u0008\u000e-\u001f\u007f-\u009f]/g;
@@ -64,7 +64,17 @@ export function duration(ms: number): string {
   return rest ? `${minutes} min ${rest} s` : `${minutes} min`;
 }
 
-export type Redact = (text: string) => string;
+/** Answers up to this long are searched whole for secrets before their strings are redacted one by one: ordinary answers, not hostile ones. */
+const MAX_WHOLE_SEARCH_CHARS = 256 * 1024;
+
+export type Redact = ((text: string) => string) & {
+  /**
+   * False when no form of any secret is anywhere in `text` or its unescaped view: every string
+   * inside it (a JSON answer's values and keys) would come back from redaction unchanged, so a
+   * caller may skip redacting them one by one. Absent: always redact.
+   */
+  mayHold?: (text: string) => boolean;
+};
 
 /**
  * Text as the service wrote it, cut to `max` UTF-16 units (an ellipsis marks the cut; never half a
@@ -103,24 +113,62 @@ export function redactor(secrets: readonly string[]): Redact {
   const cores = unique.flatMap(base64Cores);
   const encoded = cores.length ? new RegExp(cores.map(escape).join('|'), 'g') : undefined;
   const needles = viewNeedles(unique);
-  return (text) => {
+  const redact: Redact = (text) => {
     let out = text;
     for (const pattern of patterns) out = out.replace(pattern, REDACTED);
     if (encoded) out = redactRuns(out, encoded);
     if (holdsNeedle(out, needles)) return WITHHELD;
     return cutPrefixes(out, unique);
   };
+  redact.mayHold = (text) => {
+    // A large answer is cut string by string first (api/schemas.ts); searching it whole could cost more than that.
+    if (text.length > MAX_WHOLE_SEARCH_CHARS) return true;
+    if (holdsNeedle(text, needles)) return true;
+    const views = new Set([text, unescaped(text)]);
+    return [...views].some((view) => patterns.some((pattern) => view.search(pattern) >= 0) || (encoded !== undefined && view.search(encoded) >= 0));
+  };
+  return redact;
 }
 
-/** Each secret long enough for views, case-folded, also as its UTF-8 bytes read as Latin-1 (how decoded bytes appear). */
-function viewNeedles(secrets: string[]): string[] {
+/**
+ * What the decoded views of a text (views.ts) are searched for, precomputed so that a text is
+ * searched rather than decoded: each long secret case-folded (and its UTF-8 bytes read as Latin-1),
+ * for the text and its unescaped view; its hex, lower case, for those views with whitespace removed
+ * (hex is read case-insensitively, and a run wrapped across lines joins); and the alignment-free
+ * cores of its base64 and base64url (base64Cores), exact, for the same whitespace-free views. The
+ * same holds for the secret's URL- and JSON-escaped forms inside hex or base64. Searching costs a
+ * few native passes over the text, where decoding every run at every alignment cost tens of
+ * microseconds per string on every answer (issue 19's bench).
+ */
+interface Needles {
+  plain: string[];
+  hex: string[];
+  base64: string[];
+}
+
+function viewNeedles(secrets: string[]): Needles {
   const long = secrets.filter((secret) => secret.length >= MIN_VIEW_SECRET);
-  return [...new Set(long.flatMap((secret) => [secret, Buffer.from(secret, 'utf8').toString('latin1')]).map((needle) => needle.toLowerCase()))];
+  const forms = [...new Set(long.flatMap((secret) => [secret, encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1)]))];
+  return {
+    plain: [...new Set(long.flatMap((secret) => [secret, Buffer.from(secret, 'utf8').toString('latin1')]).map((needle) => needle.toLowerCase()))],
+    hex: [...new Set(forms.map((form) => Buffer.from(form, 'utf8').toString('hex')))],
+    base64: [...new Set(forms.flatMap(base64Cores))],
+  };
 }
 
-function holdsNeedle(text: string, needles: string[]): boolean {
-  if (needles.length === 0 || text.length < MIN_VIEW_SECRET) return false;
-  return viewsOf(text).some((view) => needles.some((needle) => view.includes(needle)));
+const WHITESPACE_RUN = /\s+/g;
+
+function holdsNeedle(text: string, needles: Needles): boolean {
+  if (needles.plain.length === 0 || text.length < MIN_VIEW_SECRET) return false;
+  for (const view of new Set([text, unescaped(text)])) {
+    const lower = view.toLowerCase();
+    if (needles.plain.some((needle) => lower.includes(needle))) return true;
+    const joined = view.replace(WHITESPACE_RUN, '');
+    const joinedLower = joined.toLowerCase();
+    if (needles.hex.some((needle) => joinedLower.includes(needle))) return true;
+    if (needles.base64.some((needle) => joined.includes(needle))) return true;
+  }
+  return false;
 }
 
 /** Whitespace and invisible characters, which the split pattern allows between a secret's characters. */

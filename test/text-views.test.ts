@@ -44,6 +44,18 @@ describe('redaction through decoded views', () => {
     expect(viewsOf(out).some((view) => view.includes(SECRET.toLowerCase()))).toBe(false);
   });
 
+  it.each(ENCODINGS)('says a JSON answer may hold the secret %s, so its strings are redacted one by one', (_name, form) => {
+    expect(redact.mayHold?.(JSON.stringify({ rows: [{ note: `said: ${form}` }] }))).toBe(true);
+  });
+
+  it('says no ordinary bench fixture holds a secret, so their strings are only cut; a huge one is redacted string by string', () => {
+    for (const fixture of READ_FIXTURES) {
+      const json = JSON.stringify(fixture.answer);
+      // Past 256 KiB the whole answer is not searched at once: its strings are cut first, then redacted.
+      expect(redact.mayHold?.(json), fixture.name).toBe(json.length > 256 * 1024);
+    }
+  });
+
   it('withholds rather than redacts the encodings the direct patterns do not know', () => {
     const withheld = ENCODINGS.filter(([, form]) => redact(form) === WITHHELD);
     expect(withheld.length).toBeGreaterThanOrEqual(ENCODINGS.length - 2);

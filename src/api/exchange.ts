@@ -112,7 +112,10 @@ function decode<T>(text: string, type: string, request: ApiRequest<T>, context: 
   // schema cuts each known string to its kind's limit, and every other string is cut here.
   const parsed = request.schema.safeParse(body);
   if (parsed.success) {
-    const value = mapStrings(parsed.data, (string) => context.redact(limit(string, MAX_HTML_CHARS)), (key) => context.redact(limit(key, MAX_NAME_CHARS)));
+    // One search of the whole answer usually shows that no string in it holds a secret in any form;
+    // only then are strings cut without being redacted one by one.
+    const redact = context.redact.mayHold?.(text) === false ? (string: string) => string : context.redact;
+    const value = mapStrings(parsed.data, (string) => redact(limit(string, MAX_HTML_CHARS)), (key) => redact(limit(key, MAX_NAME_CHARS)));
     return { value };
   }
   const issues = parsed.error.issues
