@@ -39,7 +39,7 @@ export function markdown(results) {
         n(c.wholeEntries.o200k),
       ]),
     ),
-    'Budgets (tests in `test/budget.test.ts`): model-visible ≤ 4,000 for all tools, ≤ 700 for `create_ad_campaign`, ≤ 200 for every other tool; instructions ≤ 150.',
+    'Budgets (tests in `test/budget.test.ts`): model-visible ≤ 3,500 for all tools, ≤ 550 for `create_ad_campaign`, ≤ 200 for every other tool; instructions ≤ 150.',
     table(
       ['our tool', 'o200k', 'cl100k', 'output schema o200k'],
       context.ours.perTool.map((t) => [`\`${t.name}\``, n(t.o200k), n(t.cl100k), n(t.outputSchema.o200k)]),
