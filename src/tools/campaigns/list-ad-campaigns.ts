@@ -69,7 +69,7 @@ export const listAdCampaigns = defineTool({
     const more = nextSkip !== undefined ? `; the rest with ${nextCall(config, 'list_ad_campaigns', { app_id, include_metrics: include_metrics || undefined, skip: nextSkip })}` : '';
     const target = active && { app_id, campaign_id: active.campaign_id };
     const next = target
-      ? `Read the campaign the user means with get_ad_campaign or list_campaign_suggestions; ${rows.length > 1 ? `${idText(active.campaign_id)} is the ${active.status === 'ENABLED' ? 'active one' : 'one'} with the most spend` : `the only one is ${idText(active.campaign_id)}`}: ${nextCall(config, 'get_ad_campaign', target)}${more}.`
+      ? `${rows.length > 1 ? `The ${active.status === 'ENABLED' ? 'active one' : 'one'} with the most spend` : 'The only one'}: ${nextCall(config, 'get_ad_campaign', target)}, or its suggestions: ${nextCall(config, 'list_campaign_suggestions', target)}${rows.length > 1 ? '; for another, its campaign_id' : ''}${more}.`
       : all.length === 0
         ? 'Nothing to manage yet; create_ad_campaign creates a campaign (after the user confirms its cost).'
         : `No active campaign among these rows${more || '; nothing more is needed'}.`;

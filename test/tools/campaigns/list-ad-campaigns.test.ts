@@ -56,7 +56,7 @@ describe('list_ad_campaigns', () => {
       - cmp_1 "Spring sale" PERFORMANCE_MAX ENABLED, 20.00/day, started 2026-10-03
       - cmp_2 "Campaign 2" SMART PAUSED, 10.00/day
       - cmp_3 "Campaign 3" SMART REMOVED (deleted, kept for reporting), 5.50/day, started 2026-10-03
-      Next: Read the campaign the user means with get_ad_campaign or list_campaign_suggestions; cmp_1 is the active one with the most spend: get_ad_campaign {"app_id":"app_demo","campaign_id":"cmp_1"}."
+      Next: The active one with the most spend: get_ad_campaign {"app_id":"app_demo","campaign_id":"cmp_1"}, or its suggestions: list_campaign_suggestions {"app_id":"app_demo","campaign_id":"cmp_1"}; for another, its campaign_id."
     `);
     expect(result.structured).toEqual({
       count: 3,
@@ -67,7 +67,7 @@ describe('list_ad_campaigns', () => {
         { campaign_id: 'cmp_2', name: 'Campaign 2', type: 'SMART', status: 'PAUSED', daily_budget: 10 },
         { campaign_id: 'cmp_3', name: 'Campaign 3', type: 'SMART', status: 'REMOVED', daily_budget: 5.5, start_date: '2026-10-03' },
       ],
-      next: 'Read the campaign the user means with get_ad_campaign or list_campaign_suggestions; cmp_1 is the active one with the most spend: get_ad_campaign {"app_id":"app_demo","campaign_id":"cmp_1"}.',
+      next: 'The active one with the most spend: get_ad_campaign {"app_id":"app_demo","campaign_id":"cmp_1"}, or its suggestions: list_campaign_suggestions {"app_id":"app_demo","campaign_id":"cmp_1"}; for another, its campaign_id.',
     });
   });
 
@@ -79,7 +79,7 @@ describe('list_ad_campaigns', () => {
       "1 campaign on app app_demo, most spend first.
       Metrics: totals for a period not stated by the service; today is 2026-11-25 (UTC); cost in the account currency.
       - cmp_1 "Campaign 1" SMART ENABLED, 10.00/day, started 2026-10-03; 27000 impressions, 480 clicks, cost 270.50, 10 conversions
-      Next: Read the campaign the user means with get_ad_campaign or list_campaign_suggestions; the only one is cmp_1: get_ad_campaign {"app_id":"app_demo","campaign_id":"cmp_1"}."
+      Next: The only one: get_ad_campaign {"app_id":"app_demo","campaign_id":"cmp_1"}, or its suggestions: list_campaign_suggestions {"app_id":"app_demo","campaign_id":"cmp_1"}."
     `);
     expect(result.structured?.campaigns).toEqual([
       expect.objectContaining({ campaign_id: 'cmp_1', impressions: 27_000, clicks: 480, cost: 270.5, conversions: 10 }),
