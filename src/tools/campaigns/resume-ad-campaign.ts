@@ -69,13 +69,18 @@ async function warning({ app_id, campaign_id }: { app_id: string; campaign_id: s
     'Needs a payment method and an account in good standing; otherwise the service answers 402 and it stays paused.',
     SERVICE_PAUSED,
   ];
-  if (campaign.status === 'ENABLED') details.push('It is already ENABLED: resuming changes nothing.');
+  const running = campaign.status === 'ENABLED';
+  if (running) details.push('It is already ENABLED: resuming changes nothing.');
+  const budget =
+    typeof micros === 'number'
+      ? `daily budget ${money(micros)} in the account currency, roughly ${money(monthly(micros))} a month`
+      : 'its daily budget (the service did not give it) every day';
   return {
     action: `Resume campaign ${campaignLabel(campaign_id, campaign)} on app ${idText(app_id)}`,
-    cost:
-      typeof micros === 'number'
-        ? `daily budget ${money(micros)} in the account currency, roughly ${money(monthly(micros))} a month; real money while it serves.`
-        : 'its daily budget (the service did not give it) every day while it serves; real money.',
+    // The structured cost says it too: a client that shows only structured content must not read a new spend here.
+    cost: running
+      ? `nothing new: it is already ENABLED and spends up to its daily budget${typeof micros === 'number' ? ` (${money(micros)} a day)` : ''} either way; confirming changes nothing.`
+      : `${budget}; real money while it serves.`,
     details,
   };
 }

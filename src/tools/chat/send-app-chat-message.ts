@@ -70,7 +70,7 @@ export const sendAppChatMessage = defineTool({
 function warningOf(app_id: string, content: string, config: Pick<Config, 'resolveTimeoutMs'>): Warning {
   return {
     action: `Send a message to the AI builder of app ${idText(app_id)} (one builder turn)`,
-    cost: 'the credits of one builder turn; the turn can change the app.',
+    cost: 'the credits of one builder turn, used later if a busy builder queues it; the turn can change the app.',
     details: [
       `Message (${content.length} characters): ${quote(content, WARNING_QUOTE_CHARS)}`,
       'If the confirmed call is repeated within 10 minutes, the service runs the message at most once.',

@@ -64,9 +64,11 @@ describe('resume_ad_campaign', () => {
     expect(h.sandbox.requests).toHaveLength(0);
   });
 
-  it('says an ENABLED campaign changes nothing', async () => {
+  it('says an ENABLED campaign changes nothing, in the text and in the structured cost', async () => {
     h.sandbox.script({ status: 200, body: CAMPAIGN });
-    expect((await resume()).text).toContain('It is already ENABLED: resuming changes nothing.');
+    const result = await resume();
+    expect(result.text).toContain('It is already ENABLED: resuming changes nothing.');
+    expect(result.structured?.cost).toBe('nothing new: it is already ENABLED and spends up to its daily budget (20.00 a day) either way; confirming changes nothing.');
   });
 
   it('refuses a deleted campaign in the warning, sending nothing', async () => {

@@ -77,10 +77,10 @@ describe('send_app_chat_message', () => {
         If the confirmed call is repeated within 10 minutes, the service runs the message at most once.
         It can take minutes: this server waits up to 10 s and sends progress meanwhile.
         If the builder is busy, the message is queued (up to 7) and runs later, using credits then.
-        Cost: the credits of one builder turn; the turn can change the app.
+        Cost: the credits of one builder turn, used later if a busy builder queues it; the turn can change the app.
         Next: Show this to the user; only if they agree, call send_app_chat_message again with the same arguments plus confirm: true within 10 minutes."
       `);
-      expect(result.structured).toMatchObject({ confirmation_needed: true, cost: 'the credits of one builder turn; the turn can change the app.' });
+      expect(result.structured).toMatchObject({ confirmation_needed: true, cost: 'the credits of one builder turn, used later if a busy builder queues it; the turn can change the app.' });
     });
 
     it('trims a long message in the warning and gives its length', async () => {
