@@ -40,6 +40,19 @@ describe('list tools reach every row', () => {
     expect(last.text).toMatch(/\d+ to 60 shown/);
   });
 
+  it('list_social_posts, 60 posts in parts of at most 12', async () => {
+    const body = Array.from({ length: 60 }, (_, index) => ({
+      id: `post_${String(index).padStart(2, '0')}`,
+      platform: 'instagram',
+      status: 'proposal',
+      scheduled_at: new Date(Date.UTC(2026, 11, 1) + index * 3_600_000).toISOString(),
+      title: `Post ${index}`,
+    }));
+    const { seen, last } = await walk('list_social_posts', body, (structured) => structured.posts as Array<Record<string, string>>, 'id');
+    expect(seen).toEqual(body.map((row) => row.id));
+    expect(last.text).toMatch(/Posts \d+ to 60 of them:/);
+  });
+
   it('says so, rather than showing nothing silently, when skip passes the end', async () => {
     h.sandbox.script({ status: 200, body: [{ id: 'gsh_1', group_id: 'grp_1', role: null }] });
     const result = await h.call('list_group_shares', { app_id: 'app_demo', skip: 5 });

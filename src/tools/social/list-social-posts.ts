@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { SocialPost } from '../../api/schemas.js';
 import { defineTool } from '../define.js';
-import { appId, text } from '../fields.js';
-import { approxTokens, fitBudget, today, todayLine } from '../format.js';
+import { appId, text, whole } from '../fields.js';
+import { approxTokens, fitBudget, nextCall, plural, today, todayLine } from '../format.js';
 import { rangeOf, SOCIAL_CREDENTIAL_HINTS } from './calendar.js';
 import { countsOf, describeCalendar, nextOf, postFacts, postLine, scheduleRange, type PostFacts } from './post-summary.js';
 
@@ -10,6 +10,10 @@ import { countsOf, describeCalendar, nextOf, postFacts, postLine, scheduleRange,
 // and an estimate (approxTokens, which errs high) of the whole result, text and facts together.
 const MAX_SHOWN = 12;
 const RESULT_BUDGET = 2_300;
+/** Tokens kept back for the call that shows the rest of a long list. */
+const PAGING_TOKENS = 60;
+/** A calendar grows without bound (service facts); this only bounds the input. */
+const MAX_SKIP = 100_000;
 
 const Count = z.strictObject({ name: z.string(), count: z.number() });
 const Post = z.strictObject({
@@ -33,6 +37,7 @@ export const listSocialPosts = defineTool({
     until: text(40).optional().describe('Excluded'),
     status: text(40).optional().describe('e.g. approved'),
     platform: z.enum(['instagram', 'linkedin']).optional().describe('Only this one'),
+    skip: whole(0, MAX_SKIP).optional().describe('Matching posts to skip.'),
   },
   output: {
     today: z.string().describe('YYYY-MM-DD, UTC.'),
@@ -46,6 +51,7 @@ export const listSocialPosts = defineTool({
       .strictObject({ scheduled_from: z.string(), scheduled_until: z.string() })
       .optional()
       .describe('The range to pass to start_scheduling_posts.'),
+    next_skip: z.number().optional().describe('skip value for the matching posts not shown.'),
   },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   cost: 'none',
@@ -55,7 +61,7 @@ export const listSocialPosts = defineTool({
     429: 'Rate limit: social-calendar reads share 40 requests per minute.',
     read_only: 'Set APPMGMT_API_KEY or APPMGMT_ACCESS_TOKEN to a personal credential that may read this app. Retrying will not help.',
   },
-  async run({ app_id, from, until, status, platform }, ctx) {
+  async run({ app_id, from, until, status, platform, skip = 0 }, ctx) {
     const { start, end } = rangeOf('from', from, 'until', until);
     // Never send plan_id: it does not filter, it rewrites the calendar. The client has no way to.
     const all = await ctx.api.listSocialPosts(app_id, { signal: ctx.signal });
@@ -84,11 +90,13 @@ export const listSocialPosts = defineTool({
     };
     // The rows get whatever the rest of the result leaves of the budget.
     const rest = approxTokens(describeCalendar({ ...summary, lines: [] })) + approxTokens(JSON.stringify(facts)) + 2 * approxTokens(next);
-    const shown = fit(matching, RESULT_BUDGET - rest);
+    const shown = fit(matching.slice(skip), RESULT_BUDGET - rest - PAGING_TOKENS);
+    const nextSkip = skip + shown.length < matching.length ? skip + shown.length : undefined;
+    const more = nextSkip === undefined ? '' : nextCall(ctx.config, 'list_social_posts', { app_id, from, until, status, platform, skip: nextSkip });
     return {
-      text: describeCalendar({ ...summary, lines: shown.map((row) => row.line) }),
-      next,
-      structured: { ...facts, posts: shown.map((row) => row.facts) },
+      text: describeCalendar({ ...summary, skip, lines: shown.map((row) => row.line) }),
+      next: more ? `${next} The other ${plural(matching.length - nextSkip!, 'matching post')}: ${more}.` : next,
+      structured: { ...facts, posts: shown.map((row) => row.facts), ...(nextSkip !== undefined ? { next_skip: nextSkip } : {}) },
     };
   },
 });

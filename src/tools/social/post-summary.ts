@@ -109,9 +109,11 @@ export interface CalendarText {
   range: ScheduleRange;
   /** Today's date line: the user names ranges relative to it ("next week"). */
   today: string;
+  /** Matching posts skipped before `lines`. */
+  skip?: number;
 }
 
-export function describeCalendar({ appId, total, counts, filters, matching, lines, range, today }: CalendarText): string {
+export function describeCalendar({ appId, total, counts, filters, matching, lines, range, today, skip = 0 }: CalendarText): string {
   const list = (named: Named[]) => named.map(({ name, count }) => `${count} ${idText(name)}`).join(', ');
   const out = [
     `Social calendar of app ${idText(appId)}: ${plural(total, 'post')}${total ? ` (${list(counts.byStatus)}; ${list(counts.byPlatform)})` : ''}.`,
@@ -126,9 +128,10 @@ export function describeCalendar({ appId, total, counts, filters, matching, line
   ].filter(Boolean);
   if (shown.length > 0) out.push(`${plural(matching, 'post')} match ${shown.join(', ')}${matching ? ', earliest first:' : '.'}`);
   else if (matching > 0) out.push('Earliest first:');
+  if (skip > 0) out.push(lines.length ? `Posts ${skip + 1} to ${skip + lines.length} of them:` : `None after the first ${skip}: call again with a smaller skip.`);
   out.push(...lines);
-  const hidden = matching - lines.length;
-  if (hidden > 0) out.push(`…and ${plural(hidden, 'more matching post')} not shown: narrow from/until, status or platform.`);
+  const hidden = matching - skip - lines.length;
+  if (hidden > 0) out.push(`…and ${plural(hidden, 'more matching post')} not shown: call again with skip: ${skip + lines.length}, or narrow from/until, status or platform.`);
   if (range.waiting > 0) {
     const where = timed ? 'in this range' : 'on the calendar';
     out.push(`${plural(range.waiting, `${APPROVED} post`)} ${where} ${range.waiting === 1 ? 'is' : 'are'} not handed over for publishing yet.`);

@@ -368,7 +368,7 @@ describe('list_social_posts', () => {
       // Approved every 4 hours from midnight: 6 a day, so 16 whole days hold 96.
       expect(result.structured?.schedule_range).toEqual({ scheduled_from: '2026-11-02T00:00:00Z', scheduled_until: '2026-11-18T00:00:00Z' });
       expect(result.text).toContain('One run takes at most 100: schedule until 2026-11-18T00:00:00Z first, then continue from there.');
-      expect(result.structured?.next).toMatch(/^Call start_scheduling_posts .* to hand the first 100 or fewer of the 500 approved posts over for publishing\.$/);
+      expect(result.structured?.next).toMatch(/^Call start_scheduling_posts .* to hand the first 100 or fewer of the 500 approved posts over for publishing\. The other \d+ matching posts: list_social_posts \{.*"skip":\d+\}\.$/);
     });
 
     it('stays under 2,000 tokens with the longest ids, titles, zones and statuses', async () => {
