@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { approxTokens } from '../src/tools/format.js';
 import { idText, limit, quote, redactor, sanitize, sentence, strip, WITHHELD } from '../src/text.js';
-import { base64Decoded, hexDecoded, unescaped, viewsOf } from '../src/views.js';
+import { base64Decoded, hexDecoded, unescaped, viewsOf } from './views-oracle.js';
 import { READ_FIXTURES } from '../bench/fixtures.mjs';
 
 // Issue 16, section 6: a secret echoed in an encoding the direct patterns do not know is found in

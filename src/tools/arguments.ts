@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { closest as nearest, distance } from '../config.js';
 import { AppError } from '../errors.js';
 import { sanitize } from '../text.js';
 
@@ -23,6 +24,8 @@ const SOURCES: Record<string, string> = {
   workspace_id: 'ask the user: it is in the workspace settings (with --sandbox, check_connection shows it)',
 };
 
+/** A misspelling this many edits or fewer from a known argument is named as that argument. */
+const MAX_EDITS = 2;
 /** Problems listed per call; more than this means the call is not close to right. */
 const MAX_PROBLEMS = 8;
 
@@ -65,30 +68,11 @@ function problemsOf(issue: z.core.$ZodIssue, known: string[], args: unknown): st
   return [`${field}: ${sanitize(issue.message, 200)}.`];
 }
 
-/** The known name a typo most likely meant: one contains the other, or at most two edits apart. */
+/** The known name a typo most likely meant: one contains the other, or the nearest within two edits. */
 function closest(name: string, known: string[]): string | undefined {
   const lower = name.toLowerCase();
   const contained = known.find((candidate) => candidate.includes(lower) || lower.includes(candidate));
-  if (contained) return contained;
-  let best: { candidate: string; distance: number } | undefined;
-  for (const candidate of known) {
-    const distance = editDistance(lower, candidate, 2);
-    if (distance <= 2 && (!best || distance < best.distance)) best = { candidate, distance };
-  }
-  return best?.candidate;
-}
-
-/** Levenshtein distance, giving up (returning max + 1) once every path exceeds `max`; names are short. */
-function editDistance(a: string, b: string, max: number): number {
-  if (Math.abs(a.length - b.length) > max || a.length > 100) return max + 1;
-  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    if (Math.min(...current) > max) return max + 1;
-    previous = current;
-  }
-  return previous[b.length]!;
+  if (contained || known.length === 0) return contained;
+  const best = nearest(lower, known);
+  return distance(lower, best) <= MAX_EDITS ? best : undefined;
 }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLog } from '../../src/log.js';
 import { redactor, WITHHELD } from '../../src/text.js';
-import { viewsOf } from '../../src/views.js';
+import { viewsOf } from '../views-oracle.js';
 import { connect, type Harness } from '../helpers.js';
 
 // Issue 16, section 6: secrets reached the model when the service echoed them URL-encoded with `/`
