@@ -12,6 +12,7 @@ import {
   reasonOf,
 } from '../errors.js';
 import type { Log } from '../log.js';
+import { noAudit, refusalReason, type AuditTrail, type CallTrail, type RefusalReason } from '../observe/audit.js';
 import { duration, quote, sanitize } from '../text.js';
 import type { GatedTool, Refusal, ToolContext, ToolResult, Warning } from '../tools/define.js';
 import { askInline, checkState, judgeAnswer, type ApprovalChannel, type AskApproval } from './approval.js';
@@ -50,6 +51,8 @@ export interface GateDeps {
   config: Pick<Config, 'requireHumanConfirmation' | 'approvalTimeoutMs'>;
   log: Log;
   newRequestId?: () => string;
+  /** Where every step of every gated call is recorded (observe/audit.ts); nowhere by default. */
+  audit?: AuditTrail;
 }
 
 /**
@@ -63,13 +66,16 @@ export const GATED_CREDENTIAL = 'accessToken' as const;
 export interface Caller {
   scope: string;
   approval: ApprovalChannel;
+  /** The caller's own redaction (their credentials), for the audit trail. */
+  redact?: (text: string) => string;
 }
 
 export type Gate = ReturnType<typeof createGate>;
 
-export function createGate({ store, now, config, log, newRequestId = randomUUID }: GateDeps) {
+export function createGate({ store, now, config, log, newRequestId = randomUUID, audit = noAudit }: GateDeps) {
   /**
-   * One call of a gated tool, with `confirm` taken out of `request`.
+   * One call of a gated tool, with `confirm` taken out of `request`. Every step is recorded in the
+   * audit trail; a refusal thrown before anything was sent is recorded with its reason.
    * @throws the tool's errors when nothing was sent or the service refused for sure.
    */
   async function call(
@@ -80,47 +86,88 @@ export function createGate({ store, now, config, log, newRequestId = randomUUID 
     caller: Caller = { scope: '', approval: { kind: 'none' } },
   ): Promise<ToolResult | AskApproval> {
     const key = callKey(caller.scope, tool.name, request);
+    const trail = audit.call({ scope: caller.scope, tool: tool.name, request, redact: caller.redact });
+    try {
+      return await decide(tool, request, confirm, ctx, caller, key, trail);
+    } catch (error) {
+      if (!trail.ended) await trail.refused(refusalReason(error, trail.stage), error);
+      throw error;
+    }
+  }
+
+  async function decide(
+    tool: GatedTool,
+    request: Record<string, unknown>,
+    confirm: unknown,
+    ctx: ToolContext,
+    caller: Caller,
+    key: string,
+    trail: CallTrail,
+  ): Promise<ToolResult | AskApproval> {
     const slot = lastWarningSlot(caller.scope, tool.name);
     const user = scopeDigest(caller.scope);
     if (config.requireHumanConfirmation && caller.approval.kind === 'none') {
+      trail.stage = 'approval_required';
       const why = caller.approval.sessionless
         ? 'and over HTTP the server cannot send a form to a client on a 2025 protocol version (there is no session). Nothing was sent; use a client on protocol 2026-07-28, or this server over stdio.'
         : 'and this client cannot show approval forms, so it cannot approve costly calls. Nothing was sent; use a client that supports form elicitation.';
       throw new RefusedError(`${tool.name} needs a person's approval in a client form (APPMGMT_REQUIRE_HUMAN_CONFIRMATION=true), ${why}`);
     }
+    trail.stage = 'local_check';
     tool.gate.check?.(request, ctx.config);
-    if (confirm !== true) return warn(tool, request, ctx, key, slot, user);
-    if (caller.approval.kind !== 'rounds') return act(tool, request, ctx, key, slot, caller.approval);
+    if (confirm !== true) return warn(tool, request, ctx, key, slot, user, trail);
+    if (caller.approval.kind !== 'rounds') return act(tool, request, ctx, key, slot, caller.approval, trail);
     const { retry } = caller.approval;
-    if (!retry?.state) return askRound(tool, request, ctx, key, slot);
+    if (!retry?.state) return askRound(tool, request, ctx, key, slot, trail);
+    trail.stage = 'approval_state';
     const state = checkState(retry.state, key, now(), config.approvalTimeoutMs);
+    trail.stage = 'approval_reused';
     if (!(await store.claimOnce(state.nonce, CONFIRM_WINDOW_MS, user))) {
       throw new RefusedError('This approval was already used: an approval allows one call. Nothing was sent; call again without confirm to start over.');
     }
-    judgeAnswer(retry.answer);
+    await answeredApproval(trail, () => judgeAnswer(retry.answer));
     // The take needs the warning this round was asked for, still pending: a store that forgot the
     // claim (or a newer warning for the same arguments) can only refuse.
-    return act(tool, request, ctx, key, slot, { kind: 'none' }, state.nonce);
+    return act(tool, request, ctx, key, slot, { kind: 'none' }, trail, state.nonce);
+  }
+
+  /** Records a person's answer to an approval form: `judge` throws (a RefusedError) unless they approved. */
+  async function answeredApproval(trail: CallTrail, judge: () => Promise<void> | void): Promise<void> {
+    try {
+      await judge();
+    } catch (error) {
+      await trail.approvalAnswered(false, error instanceof Error ? error.message : undefined);
+      throw error;
+    }
+    await trail.approvalAnswered(true);
   }
 
   /** The first round of a 2026-07-28 approval: binds the pending warning to this round, and sends the form. */
-  async function askRound(tool: GatedTool, request: Record<string, unknown>, ctx: ToolContext, key: string, slot: string): Promise<ToolResult | AskApproval> {
+  async function askRound(tool: GatedTool, request: Record<string, unknown>, ctx: ToolContext, key: string, slot: string, trail: CallTrail): Promise<ToolResult | AskApproval> {
     const nonce = randomUUID();
     const ready = await store.bind(key, slot, nonce);
-    if (!ready.ok) return notTaken(tool, ready, key);
+    if (!ready.ok) return notTaken(tool, ready, key, trail);
+    trail.stage = 'warning_failed';
     const warning = await tool.gate.warn(request, ctx);
+    await trail.approvalAsked(warning.cost);
     return { ask: { message: `${warning.action}. ${warning.cost}`, state: { key, nonce, at: now() } } };
   }
 
-  async function warn(tool: GatedTool, request: Record<string, unknown>, ctx: ToolContext, key: string, slot: string, user: string): Promise<ToolResult> {
+  async function warn(tool: GatedTool, request: Record<string, unknown>, ctx: ToolContext, key: string, slot: string, user: string, trail: CallTrail): Promise<ToolResult> {
     const running = await store.inFlight(key);
-    if (running) return inFlightResult(tool, running.since);
+    if (running) return refused(trail, 'in_flight', inFlightResult(tool, running.since));
+    trail.stage = 'warning_failed';
     const warning = await tool.gate.warn(request, ctx);
     const earlier = await store.unknownOutcome(key);
     const done = await store.completed(key);
     const requestId = tool.gate.requestId ? (earlier?.requestId ?? newRequestId()) : undefined;
     const recorded = await store.warn(key, slot, { at: now(), ...(requestId ? { requestId } : {}) }, user);
-    if (!recorded.ok) return recorded.why === 'in_flight' ? inFlightResult(tool, recorded.inFlight.since) : fullResult(tool, recorded.records);
+    if (!recorded.ok) {
+      return recorded.why === 'in_flight'
+        ? refused(trail, 'in_flight', inFlightResult(tool, recorded.inFlight.since))
+        : refused(trail, 'store_full', fullResult(tool, recorded.records));
+    }
+    await trail.warned(warning.cost, requestId);
     return warningResult(tool, warning, earlier, done);
   }
 
@@ -131,32 +178,45 @@ export function createGate({ store, now, config, log, newRequestId = randomUUID 
     key: string,
     slot: string,
     approval: ApprovalChannel,
+    trail: CallTrail,
     round?: string,
   ): Promise<ToolResult> {
+    // Before the warning is taken: a confirmation that cannot be recorded leaves it pending.
+    await trail.confirmed();
+    trail.stage = 'not_sent';
     const taken = await store.take(key, slot, round);
-    if (!taken.ok) return notTaken(tool, taken, key);
+    if (!taken.ok) return notTaken(tool, taken, key, trail);
     const requestId = taken.pending.requestId;
     const heartbeat = setInterval(() => void store.touch(key).catch((error: unknown) => log.warn(`gate heartbeat failed: ${String(error)}`)), HEARTBEAT_MS);
     heartbeat.unref();
     try {
       if (approval.kind === 'inline') {
+        trail.stage = 'warning_failed';
         const warning = await tool.gate.warn(request, ctx);
-        await askInline(approval, `${warning.action}. ${warning.cost}`, ctx.signal, config.approvalTimeoutMs);
+        await trail.approvalAsked(warning.cost);
+        await answeredApproval(trail, () => askInline(approval, `${warning.action}. ${warning.cost}`, ctx.signal, config.approvalTimeoutMs));
+        trail.stage = 'not_sent';
       }
-      const result = await tool.run(request, requestId ? { ...ctx, requestId } : ctx);
-      await settle(key, { kind: 'clean', completed: { at: now(), summary: sanitize(tool.gate.done?.(result) ?? DONE_UNSAID, MAX_SUMMARY_CHARS) } });
+      const result = await trail.sending(() => tool.run(request, requestId ? { ...ctx, requestId } : ctx));
+      const summary = sanitize(tool.gate.done?.(result) ?? DONE_UNSAID, MAX_SUMMARY_CHARS);
+      await trail.answered('success', { summary });
+      await settle(key, { kind: 'clean', completed: { at: now(), summary } });
       return result.structured ? { ...result, structured: { confirmation_needed: false, ...result.structured } } : result;
     } catch (error) {
       const refusal = error instanceof ApiError ? tool.gate.refusals?.[error.status] : undefined;
       if (error instanceof ApiError && refusal) {
+        await trail.answered('refused', { status: error.status, summary: refusal.why, upstream: reasonOf(error.body) });
         await settle(key, { kind: 'refused' });
         return refusedResult(error, refusal);
       }
       if (sentNothing(error)) {
+        // A sure refusal by the service is its answer; anything else stopped before sending (recorded by call).
+        if (error instanceof ApiError && trail.sent) await trail.answered('refused', { status: error.status, upstream: reasonOf(error.body) });
         await settle(key, { kind: 'refused' });
         throw error;
       }
       const record: UnknownOutcome = { at: now(), what: unknownWhat(error, log, tool.name), ...(requestId ? { requestId } : {}) };
+      await trail.answered('unknown', { status: error instanceof ApiError ? error.status : undefined, summary: record.what });
       await settle(key, { kind: 'unknown', record });
       return unknownResult(tool, record);
     } finally {
@@ -173,11 +233,17 @@ export function createGate({ store, now, config, log, newRequestId = randomUUID 
   }
 
   /** Why a confirmation took no warning; a call done cleanly within the window is named, so it is not repeated by mistake. */
-  async function notTaken(tool: GatedTool, taken: Exclude<Taken, { ok: true }>, key: string): Promise<ToolResult> {
-    if (taken.why === 'in_flight') return inFlightResult(tool, taken.inFlight.since);
-    if (taken.why === 'other_round') return otherRoundResult(tool);
+  async function notTaken(tool: GatedTool, taken: Exclude<Taken, { ok: true }>, key: string, trail: CallTrail): Promise<ToolResult> {
+    if (taken.why === 'in_flight') return refused(trail, 'in_flight', inFlightResult(tool, taken.inFlight.since));
+    if (taken.why === 'other_round') return refused(trail, 'other_round', otherRoundResult(tool));
     const done = await store.completed(key);
-    return done ? doneResult(tool, done) : noWarningResult(tool, taken.otherArguments);
+    return done ? refused(trail, 'already_done', doneResult(tool, done)) : refused(trail, 'no_pending_warning', noWarningResult(tool, taken.otherArguments));
+  }
+
+  /** A refusal the gate answers with (not throws): recorded with its reason and the answer's own first sentence. */
+  async function refused(trail: CallTrail, reason: RefusalReason, result: ToolResult): Promise<ToolResult> {
+    await trail.refused(reason, new Error(result.text));
+    return result;
   }
 
   return { call };

@@ -1,0 +1,199 @@
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ConfigError } from '../../src/errors.js';
+import { silentLog } from '../../src/log.js';
+import {
+  AUDIT_FILE_MODE,
+  AUDIT_PREFIX,
+  AuditLineSchema,
+  checkAuditFile,
+  cleanText,
+  createAuditTrail,
+  fileSink,
+  maskSecretShapes,
+  stderrSink,
+} from '../../src/observe/audit.js';
+import { startSandbox, type Sandbox } from '../../src/sandbox/http.js';
+import { auditedServer, campaign, memorySink, parseTrail, receivedDigest, spendsFromTrail } from './audit-support.js';
+
+const posts = (sandbox: Sandbox) => sandbox.requests.filter((request) => request.method === 'POST');
+
+describe('the audit trail', () => {
+  let sandbox: Sandbox;
+  beforeEach(async () => {
+    sandbox = await startSandbox({ control: true });
+  });
+  afterEach(async () => {
+    await sandbox.close();
+  });
+
+  it('records a warned, confirmed, sent and answered spend in lines the schema parses, with the digest of exactly what the service received', async () => {
+    const trail = memorySink();
+    const server = await auditedServer(sandbox, trail.sink);
+    await server.call('create_ad_campaign', campaign('Spring'));
+    await server.call('create_ad_campaign', { ...campaign('Spring'), confirm: true });
+    await server.close();
+
+    const lines = trail.parsed();
+    expect(lines.map((line) => `${line.step}:${line.outcome}`)).toEqual(['warned:pending', 'confirmed:pending', 'sent:pending', 'answered:success']);
+    const [warned, confirmed, sent, answered] = lines;
+    expect(warned).toMatchObject({ tool: 'create_ad_campaign', app: 'app_demo', amount_micros: 5_000_000, cost: expect.stringMatching(/^daily budget 5\.00 in the account currency/) });
+    // One user and one call description across the steps; the confirmation's steps share one call id.
+    expect(new Set(lines.map((line) => line.user)).size).toBe(1);
+    expect(new Set(lines.map((line) => line.request_sha256)).size).toBe(1);
+    expect(confirmed!.call).toBe(sent!.call);
+    expect(sent!.call).toBe(answered!.call);
+    expect(warned!.call).not.toBe(confirmed!.call);
+    expect(sent!.http).toBe('POST /api/apps/app_demo/adnet-ads/campaigns');
+    const [received] = posts(sandbox);
+    expect(sent!.sent_sha256).toBe(receivedDigest(received!));
+    expect(answered!.summary).toMatch(/^created campaign \S+, status/);
+    // The user is a hash of the gate scope: the token appears nowhere.
+    const token = sandbox.simulation.credentials.accessToken;
+    expect(trail.lines.join('')).not.toContain(token);
+    expect(spendsFromTrail(lines)).toEqual([expect.objectContaining({ outcome: 'success', unanswered: false })]);
+  });
+
+  it('never writes a credential or secret-shaped text from an upstream answer, only a trimmed summary', async () => {
+    const trail = memorySink();
+    const server = await auditedServer(sandbox, trail.sink);
+    const token = sandbox.simulation.credentials.accessToken;
+    const someoneElses = 'sk_live_9fQ2xL7pR4tV8wY1zB6cN3mK5jH0gD2s';
+    const detail = `rejected for ${token}; retry with Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl api_key=${someoneElses} ${'padding '.repeat(200)}`;
+    sandbox.script({ status: 422, method: 'POST', path: /\/campaigns$/, body: { detail } });
+    await server.call('create_ad_campaign', campaign('Echoes'));
+    const answer = await server.call('create_ad_campaign', { ...campaign('Echoes'), confirm: true });
+    await server.close();
+
+    expect(answer.isError).toBe(true);
+    const written = trail.lines.join('');
+    for (const secret of [token, someoneElses, 'eyJhbGciOiJIUzI1NiJ9', 'c2lnbmF0dXJl']) expect(written).not.toContain(secret);
+    const answered = trail.parsed().find((line) => line.step === 'answered')!;
+    expect(answered).toMatchObject({ outcome: 'refused', status: 422 });
+    expect(answered.summary!.length).toBeLessThanOrEqual(200);
+    expect(answered.summary).toMatch(/^the service said: rejected for \[redacted\]; retry with Authorization: Bearer \[masked\]/);
+  });
+
+  it('masks secret shapes in linear time and cuts megabyte text before reading it', () => {
+    expect(maskSecretShapes('token: abc123 and password=hunter2, ok')).toBe('token [masked] and password [masked], ok');
+    expect(maskSecretShapes('campaign cmp_1 on app_demo')).toBe('campaign cmp_1 on app_demo');
+    expect(maskSecretShapes('key 0123456789abcdef0123456789abcdef01 end')).toBe('key [masked] end');
+    const hostile = `${'a1'.repeat(500_000)} ${'bearer '.repeat(200_000)}${' '.repeat(1_000_000)}`;
+    const cleaned = cleanText(hostile, 200, (text) => text, true);
+    expect(cleaned.length).toBeLessThanOrEqual(200);
+    expect(cleaned).toBe('[masked]\u2026');
+  });
+
+  it('refuses the spend when the confirmation cannot be recorded, sends nothing, and keeps the warning for a confirmation once the trail works', async () => {
+    const trail = memorySink();
+    const server = await auditedServer(sandbox, trail.sink);
+    await server.call('create_ad_campaign', campaign('Disk full'));
+    trail.sink.failing = (step) => step === 'confirmed';
+    const refused = await server.call('create_ad_campaign', { ...campaign('Disk full'), confirm: true });
+    expect(refused.isError).toBe(true);
+    expect(refused.text).toMatch(/^NOT SENT: the audit record of this call could not be written .*Nothing was sent\. The warning is still pending/);
+    expect(posts(sandbox)).toEqual([]);
+
+    trail.sink.failing = () => false;
+    const done = await server.call('create_ad_campaign', { ...campaign('Disk full'), confirm: true });
+    await server.close();
+    expect(done.isError).toBe(false);
+    expect(posts(sandbox)).toHaveLength(1);
+    expect(spendsFromTrail(trail.parsed())).toEqual([expect.objectContaining({ outcome: 'success' })]);
+  });
+
+  it('refuses the spend when the request cannot be recorded before it leaves: nothing is sent and the warning is used up', async () => {
+    const trail = memorySink();
+    const server = await auditedServer(sandbox, trail.sink);
+    await server.call('create_ad_campaign', campaign('Sent line lost'));
+    trail.sink.failing = (step) => step === 'sent';
+    const refused = await server.call('create_ad_campaign', { ...campaign('Sent line lost'), confirm: true });
+    expect(refused.text).toMatch(/^NOT SENT: the audit record of this call could not be written .*Nothing was sent\. The warning was used up/);
+    expect(posts(sandbox)).toEqual([]);
+    trail.sink.failing = () => false;
+    const again = await server.call('create_ad_campaign', { ...campaign('Sent line lost'), confirm: true });
+    await server.close();
+    expect(again.text).toMatch(/^NOT SENT: confirm: true needs a pending warning/);
+    expect(posts(sandbox)).toEqual([]);
+    expect(trail.parsed().filter((line) => line.step === 'refused').map((line) => line.reason)).toEqual(['audit_unwritable', 'no_pending_warning']);
+  });
+
+  it('refuses the spend when the trail file cannot take a byte (/dev/full), sending nothing', async () => {
+    const server = await auditedServer(sandbox, fileSink('/dev/full'));
+    const warning = await server.call('create_ad_campaign', campaign('No space'));
+    expect(warning.text).toMatch(/^CONFIRMATION NEEDED/); // a warning spends nothing: its lost line is logged, not fatal
+    const refused = await server.call('create_ad_campaign', { ...campaign('No space'), confirm: true });
+    await server.close();
+    expect(refused.text).toMatch(/^NOT SENT: the audit record of this call could not be written/);
+    expect(posts(sandbox)).toEqual([]);
+  });
+
+  it('makes each line durable before the request leaves and records the answer after it', async () => {
+    const events: string[] = [];
+    const trail = memorySink(events);
+    const server = await auditedServer(sandbox, trail.sink, { events });
+    await server.call('create_ad_campaign', campaign('Ordered'));
+    events.length = 0;
+    await server.call('create_ad_campaign', { ...campaign('Ordered'), confirm: true });
+    await server.close();
+    expect(events).toEqual(['append confirmed', 'durable confirmed', 'append sent', 'durable sent', 'fetch POST', 'append answered', 'durable answered']);
+  });
+
+  it('records each refusal of the gate with its reason: no warning, a call in flight, one already done', async () => {
+    const trail = memorySink();
+    const server = await auditedServer(sandbox, trail.sink);
+    await server.call('create_ad_campaign', { ...campaign('Never warned'), confirm: true });
+    await server.call('create_ad_campaign', campaign('Racing'));
+    sandbox.script({ status: 200, method: 'POST', path: /\/campaigns$/, hang: true });
+    const first = server.call('create_ad_campaign', { ...campaign('Racing'), confirm: true });
+    while (posts(sandbox).length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    const second = await server.call('create_ad_campaign', { ...campaign('Racing'), confirm: true });
+    sandbox.release(); // the hung request answers 504: an unknown outcome
+    expect((await first).text).toMatch(/^OUTCOME UNKNOWN/);
+    expect(second.text).toMatch(/^NOT SENT: an identical create_ad_campaign call/);
+    await server.close();
+    const lines = trail.parsed();
+    expect(lines.filter((line) => line.step === 'refused').map((line) => line.reason)).toEqual(['no_pending_warning', 'in_flight']);
+    expect(lines.find((line) => line.step === 'answered')).toMatchObject({ outcome: 'unknown', status: 504, summary: 'the service answered 504' });
+    expect(spendsFromTrail(lines)).toEqual([expect.objectContaining({ outcome: 'unknown', unanswered: false })]);
+  });
+});
+
+describe('where the trail goes', () => {
+  it('creates its file 0600 even under a permissive umask, and appends whole lines', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'audit-'));
+    const path = join(dir, 'trail.jsonl');
+    const old = process.umask(0);
+    try {
+      await checkAuditFile(path, silentLog);
+      expect(statSync(path).mode & 0o777).toBe(AUDIT_FILE_MODE);
+      const trail = createAuditTrail({ sink: fileSink(path), now: () => Date.parse('2026-11-25T12:00:00Z'), redact: (text) => text, log: silentLog });
+      const call = trail.call({ scope: 'scope-1', tool: 'create_ad_campaign', request: campaign('File') });
+      await call.warned('daily budget 5.00 in the account currency');
+      await call.confirmed();
+    } finally {
+      process.umask(old);
+    }
+    const lines = parseTrail(readFileSync(path, 'utf8'));
+    rmSync(dir, { recursive: true, force: true });
+    expect(lines.map((line) => line.step)).toEqual(['warned', 'confirmed']);
+    expect(lines[0]!.time).toBe('2026-11-25T12:00:00.000Z');
+  });
+
+  it('stops start-up with the variable named when the file cannot be opened', async () => {
+    await expect(checkAuditFile('/nonexistent-dir/trail.jsonl', silentLog)).rejects.toThrow(ConfigError);
+    await expect(checkAuditFile('/nonexistent-dir/trail.jsonl', silentLog)).rejects.toThrow(/^APPMGMT_AUDIT_LOG "\/nonexistent-dir\/trail\.jsonl" cannot be opened for appending/);
+  });
+
+  it('writes to stderr as lines of their own, marked audit:, that parse after the mark', async () => {
+    let written = '';
+    const sink = stderrSink({ write: ((text: string, done: (error?: Error | null) => void) => ((written += text), done(), true)) as never });
+    const trail = createAuditTrail({ sink, now: Date.now, redact: (text) => text, log: silentLog });
+    await trail.call({ scope: 's', tool: 'delete_email_template', request: { app_id: 'app_demo', template_id: 'tpl_1' } }).warned('the template is gone for good');
+    expect(written.startsWith(AUDIT_PREFIX)).toBe(true);
+    expect(written.endsWith('}\n')).toBe(true);
+    expect(AuditLineSchema.parse(JSON.parse(written.slice(AUDIT_PREFIX.length)))).toMatchObject({ step: 'warned', template: 'tpl_1', app: 'app_demo' });
+  });
+});
