@@ -3,6 +3,9 @@ import { loadConfig, secretsOf, stateDatabase, type Config } from './config.js';
 import { ConfigError } from './errors.js';
 import { createLog, type Log } from './log.js';
 import { redactor, type Redact } from './text.js';
+import { startTelemetry } from './observe/telemetry.js';
+import type { AttachedSandbox } from './sandbox/attach.js';
+import type { World } from './sandbox/world.js';
 import { SERVER_NAME, SERVER_VERSION } from './version.js';
 
 /** The only file that touches process: read config, pick live API or sandbox, connect stdio. */
@@ -23,20 +26,33 @@ async function main(argv: string[]): Promise<void> {
 
   const config = loadConfig(process.env, command.flags);
   const serverCredentials = secretsOf(config);
-  if (command.sandbox) await attachSandbox(config, command.sandboxWorld);
+  const envCredentials = [config.accessToken, config.apiKey, config.monitoringApiKey].some(Boolean);
+  // The demo credentials now; over stdio the sandbox loads after the first input, so initialize does not wait for it.
+  let inputRead: () => void = () => undefined;
+  const firstInput = command.name === 'http' ? undefined : new Promise<void>((resolve) => (inputRead = resolve));
+  const sandboxListening = command.sandbox ? (await attachSandbox(config, command.sandboxWorld, firstInput)).listening : undefined;
   redact = redactor([...serverCredentials, ...secretsOf(config)]);
   const log = createLog({ level: config.logLevel, redact });
-  if (command.name === 'http') return runHttp(config, log, command, [config.accessToken, config.apiKey, config.monitoringApiKey].some(Boolean));
+  sandboxListening?.catch(exitOnStartError);
+  if (command.name === 'http') return runHttp(config, log, command, envCredentials, sandboxListening);
 
   const [{ createServerFactory, trackCalls }, { serveStdio }] = await Promise.all([import('./server.js'), import('./transports/stdio.js')]);
   const shutdown = new AbortController();
   const calls = trackCalls();
   const store = await openStore(config, log);
-  const { done, stop } = serveStdio(createServerFactory({ config, log, store, shutdown: shutdown.signal, calls, stateSecret: config.stateSecret }), { log, calls, shutdown });
+  const audit = await openAudit(config, log);
+  // OpenTelemetry only when the OTEL_* environment asks for it: otherwise nothing of it loads.
+  const telemetry = await startTelemetry(process.env, { log, transport: 'pipe', store });
+  // With --sandbox, tool calls that come before the sandbox listens wait for it.
+  const factory = createServerFactory({ config, log, store, shutdown: shutdown.signal, calls, stateSecret: config.stateSecret, audit, telemetry, ...(sandboxListening ? { ready: sandboxListening } : {}) });
+  const { done, stop } = serveStdio(factory, { log, calls, shutdown });
+  // Listened to after the transport's own listener, so the input (the client's initialize) has been handled first.
+  process.stdin.once('data', () => inputRead());
   // As when stdin closes: calls on their way upstream are cancelled and answer OUTCOME UNKNOWN before the exit.
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
   await done;
+  await telemetry?.shutdown();
   await store?.close();
   process.exit(0);
 }
@@ -45,8 +61,10 @@ async function main(argv: string[]): Promise<void> {
  * Serves MCP over HTTP for a team: every request brings its user's credentials, never the server's
  * own (with --sandbox, a request without any uses the demo credentials). SIGTERM and SIGINT drain.
  */
-async function runHttp(config: Config, log: Log, command: { port: number; host: string; sandbox: boolean }, envCredentials: boolean): Promise<void> {
+async function runHttp(config: Config, log: Log, command: { port: number; host: string; sandbox: boolean }, envCredentials: boolean, sandboxListening?: Promise<string>): Promise<void> {
   const [{ createServerFactory }, { serveHttp }] = await Promise.all([import('./server.js'), import('./transports/http.js')]);
+  // Each request's caller copies the configuration, so the sandbox's URL must be in it before the first.
+  await sandboxListening;
   if (envCredentials && !command.sandbox) {
     log.warn('APPMGMT_ACCESS_TOKEN, APPMGMT_API_KEY or APPMGMT_MONITORING_API_KEY is set, but over HTTP each request brings its own credentials in headers; the server never uses its own.');
   }
@@ -57,7 +75,9 @@ async function runHttp(config: Config, log: Log, command: { port: number; host: 
   // Draining ends waits and polls at once, but lets requests on their way to the service finish
   // until the drain time is up; those still out then are cancelled, and answer OUTCOME UNKNOWN.
   const abortRequests = new AbortController();
-  const factory = createServerFactory({ config, log, store, shutdown: shutdown.signal, abortRequests: abortRequests.signal, stateSecret: config.stateSecret });
+  const audit = await openAudit(config, log);
+  const telemetry = await startTelemetry(process.env, { log, transport: 'tcp', store });
+  const factory = createServerFactory({ config, log, store, shutdown: shutdown.signal, abortRequests: abortRequests.signal, stateSecret: config.stateSecret, audit, telemetry });
   const http = await serveHttp({
     factory,
     host: command.host,
@@ -75,6 +95,7 @@ async function runHttp(config: Config, log: Log, command: { port: number; host: 
   const stop = () =>
     void http
       .drain()
+      .then(() => telemetry?.shutdown())
       .then(() => store.close())
       .finally(() => process.exit(0));
   process.once('SIGTERM', stop);
@@ -103,6 +124,19 @@ async function openStore(config: Config, log: Log) {
     log.warn(`${evictionProblem(found.policy)} Starting anyway: APPMGMT_STATE_ALLOW_EVICTION=true.`);
   }
   return store;
+}
+
+/**
+ * The audit trail of costly calls: appended to APPMGMT_AUDIT_LOG, else written to stderr as lines
+ * marked `audit:` (over stdio too: MCP hosts keep a server's stderr in their logs, and a file
+ * nobody asked for would be worse than a trail beside the log).
+ * @throws ConfigError when the file cannot be opened for appending.
+ */
+async function openAudit(config: Config, log: Log) {
+  const { checkAuditFile, createAuditTrail, fileSink, stderrSink } = await import('./observe/audit.js');
+  if (config.auditLog) await checkAuditFile(config.auditLog, log);
+  const sink = config.auditLog ? fileSink(config.auditLog) : stderrSink(process.stderr);
+  return createAuditTrail({ sink, now: Date.now, redact: redactor(secretsOf(config)), log });
 }
 
 /**
@@ -154,35 +188,27 @@ function exitOnStrayError(redact: () => Redact): void {
   process.on('unhandledRejection', fatal);
 }
 
-/** Starts the simulated service in this process and points the config at it with demo credentials. */
-async function attachSandbox(config: Config, worldFile?: string) {
-  const [sandbox, { directoryOf }] = await Promise.all([startSandboxFrom(worldFile, { control: false, unref: true }), import('./sandbox/directory.js')]);
-  const { accessToken, apiKey, monitoringApiKey } = sandbox.simulation.credentials;
-  Object.assign(config, {
-    baseUrl: sandbox.url,
-    monitoringUrl: sandbox.url,
-    accessToken,
-    apiKey,
-    monitoringApiKey,
-    sandbox: true,
-    sandboxDirectory: directoryOf(sandbox.simulation.world, accessToken),
-  } satisfies Partial<Config>);
+/** The sandbox in this process for --sandbox (see sandbox/attach.ts); a --sandbox-world file is read and validated first. */
+async function attachSandbox(config: Config, worldFile: string | undefined, after: Promise<void> | undefined): Promise<AttachedSandbox> {
+  const [{ attachSandbox: attach }, world] = await Promise.all([import('./sandbox/attach.js'), worldFile ? readWorld(worldFile) : undefined]);
+  return attach(config, { ...(world ? { world } : {}), ...(after ? { after } : {}), start: (chosen) => startSandboxWith(chosen, { control: false, unref: true }) });
 }
 
-async function startSandboxFrom(worldFile: string | undefined, options: { port?: number; control: boolean; unref?: boolean }) {
-  const [{ startSandbox }, { createRealClock }, { loadWorldFile }] = await Promise.all([
-    import('./sandbox/http.js'),
-    import('./sandbox/clock.js'),
-    import('./sandbox/world.js'),
-  ]);
-  const world = worldFile ? loadWorldFile(worldFile) : undefined;
+/** @throws Error naming the file's bad field (see parseWorld). */
+async function readWorld(worldFile: string): Promise<World> {
+  const { loadWorldFile } = await import('./sandbox/world.js');
+  return loadWorldFile(worldFile);
+}
+
+async function startSandboxWith(world: World | undefined, options: { port?: number; control: boolean; unref?: boolean }) {
+  const [{ startSandbox }, { createRealClock }] = await Promise.all([import('./sandbox/http.js'), import('./sandbox/clock.js')]);
   return startSandbox({ ...options, clock: createRealClock(), ...(world ? { world } : {}) });
 }
 
 async function runSandboxOnly(portText: string | undefined, worldFile: string | undefined): Promise<void> {
   const port = portText === undefined ? 0 : Number(portText);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError('--port must be a whole number from 0 to 65535');
-  const sandbox = await startSandboxFrom(worldFile, { port, control: true });
+  const sandbox = await startSandboxWith(worldFile ? await readWorld(worldFile) : undefined, { port, control: true });
   const { accessToken, apiKey, monitoringApiKey } = sandbox.simulation.credentials;
   process.stderr.write(
     [
@@ -200,9 +226,12 @@ async function runSandboxOnly(portText: string | undefined, worldFile: string | 
   process.once('SIGTERM', stop);
 }
 
-main(process.argv.slice(2)).catch((error: unknown) => {
+/** Start-up failed (a bad setting, a bad world file, a sandbox that cannot listen): the reason on stderr, exit code 2. */
+function exitOnStartError(error: unknown): never {
   // A ConfigError holds every problem found, one per line; each gets its own prefixed line.
   const message = error instanceof ConfigError ? error.message : (error instanceof Error ? error.message : String(error)).slice(0, MAX_FATAL_CHARS);
   process.stderr.write(message.split('\n').map((line) => `${SERVER_NAME}: ${line}\n`).join(''));
   process.exit(2);
-});
+}
+
+main(process.argv.slice(2)).catch(exitOnStartError);

@@ -4,8 +4,10 @@ import type { Log } from '../log.js';
 import type { Redact } from '../text.js';
 import { realClock } from '../clock.js';
 import { linkAbort, type SendAbort } from './deadline.js';
-import { exchange, label, type ApiRequest, type Credential } from './exchange.js';
+import { exchange, label, type ApiRequest, type Attempt, type Credential } from './exchange.js';
+import type { ObserveUpstream } from '../observe/telemetry.js';
 import { paths } from './paths.js';
+import { announceSend } from '../observe/sending.js';
 import type { z } from 'zod';
 import {
   AnalyticsSchema,
@@ -77,6 +79,8 @@ export interface ApiClientOptions {
   redact?: Redact;
   /** Process-wide: ends every send, including retry waits. */
   shutdown?: AbortSignal;
+  /** Wraps each attempt in an OpenTelemetry span, when telemetry is on. */
+  observe?: ObserveUpstream;
 }
 
 export type ApiClient = ReturnType<typeof createApiClient>;
@@ -105,7 +109,9 @@ export function createApiClient(options: ApiClientOptions) {
     const abort = linkAbort(target.timeoutMs, { cancel: call.signal, shutdown: options.shutdown });
     try {
       for (let retry = 1; ; retry++) {
-        const attempt = await exchange(request, target, abort, context);
+        // A gated call's write is recorded in the audit trail before it leaves; a record that cannot be written stops it here.
+        await announceSend({ method: request.method, url: target.url, query: request.query, json: request.json, requestId: target.headers['x-request-id'] });
+        const attempt = await attemptOnce(request, target, abort, retry - 1);
         if ('value' in attempt) return attempt.value;
         const ms = request.retry && retry <= MAX_RETRIES ? waitBefore(retry, attempt.error, attempt.waitMs, abort) : undefined;
         if (ms === undefined) throw attempt.error;
@@ -115,6 +121,15 @@ export function createApiClient(options: ApiClientOptions) {
     } finally {
       abort.dispose();
     }
+  }
+
+  /** One attempt; inside its upstream span when telemetry is on, with the fetch it sends through watched for the status. */
+  function attemptOnce<T>(request: ApiRequest<T>, target: { url: string; headers: Record<string, string>; timeoutMs: number }, abort: SendAbort, resend: number): Promise<Attempt<T>> {
+    const { observe } = options;
+    if (!observe) return exchange(request, target, abort, context);
+    return observe({ method: request.method, path: request.path, url: target.url, resend }, (watch) =>
+      exchange(request, target, abort, { ...context, fetch: watch(context.fetch ?? globalThis.fetch) }),
+    );
   }
 
   /** The wait before retry n, or undefined when this failure is not retried or the wait is too long. */
