@@ -190,7 +190,7 @@ export function describeError(error: unknown, hints: StatusHints | undefined, ti
   if (error instanceof ApiError) return describeApiError(error, hints);
   if (error instanceof UnreachableError) {
     return error.kind === 'timeout'
-      ? `No whole answer within ${duration(error.timeoutMs ?? timeoutMs)}. The service may be slow or down; a retry later may help (the limit is APPMGMT_TIMEOUT_MS; conflict resolution has APPMGMT_RESOLVE_TIMEOUT_MS).`
+      ? `No whole answer within ${duration(error.timeoutMs ?? timeoutMs)}. The service may be slow or down; a retry later may help (the limit is APPMGMT_TIMEOUT_MS; conflict resolution and builder chat turns have APPMGMT_RESOLVE_TIMEOUT_MS).`
       : 'Could not reach the service (connection refused or dropped). Check APPMGMT_BASE_URL and the network; a retry later may help.';
   }
   if (error instanceof AppError) return error.message;

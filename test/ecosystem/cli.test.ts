@@ -9,7 +9,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENV_VARS } from '../../src/config.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/http.js';
 import { TOOLS } from '../../src/tools/index.js';
-import { CREDENTIAL_HEADERS } from '../../src/transports/http.js';
 import { BIN, cleanEnv, runNode, startRaw, type Exit } from '../process.js';
 import { redisSkipReason, startRedis, type RedisServer } from '../redis.js';
 
@@ -331,65 +330,8 @@ describe('stdio shutdown on SIGTERM', () => {
   }, 10_000);
 });
 
-describe("the README's client setup", () => {
-  const readme = readFileSync(`${root}/README.md`, 'utf8');
-  const section = readme.slice(readme.indexOf('## Connect a client'), readme.indexOf('## Troubleshooting'));
-  const blocks = (lang: string) => [...section.matchAll(new RegExp('```' + lang + '\\n([\\s\\S]*?)```', 'g'))].map((m) => m[1]!);
-
-  type Entry = { command?: string; args?: string[]; env?: Record<string, string>; type?: string; url?: string; headers?: Record<string, string> };
-  const configs = () => blocks('json').map((text) => JSON.parse(text) as { mcpServers?: Record<string, Entry>; servers?: Record<string, Entry>; inputs?: Array<{ id: string; type: string; password?: boolean }> });
-  const entries = () => configs().flatMap((config) => Object.values(config.mcpServers ?? config.servers ?? {}).map((entry) => ({ entry, config })));
-  const secretInputsOnly = (text: string, config: ReturnType<typeof configs>[number]) => {
-    for (const [, id] of text.matchAll(/\$\{input:([^}]+)\}/g)) {
-      expect(config.inputs?.find((input) => input.id === id)).toMatchObject({ type: 'promptString', password: true });
-    }
-  };
-
-  it('has JSON snippets for stdio that parse and start dist/index.js with known variables only', () => {
-    const local = entries().filter(({ entry }) => entry.url === undefined);
-    expect(local.length).toBeGreaterThanOrEqual(4);
-    for (const { entry, config } of local) {
-      expect(entry.command).toBe('node');
-      expect(entry.args?.[0]).toMatch(/^\/absolute\/path\/to\/app-management-mcp\/dist\/index\.js$/);
-      for (const name of Object.keys(entry.env ?? {})) expect(Object.keys(ENV_VARS)).toContain(name);
-      if (config.servers) expect(entry.type).toBe('stdio');
-      secretInputsOnly(JSON.stringify(entry.env ?? {}), config);
-    }
-  });
-
-  it('has JSON snippets for a team server that send only the credential headers, each from a variable or a secret input', () => {
-    const remote = entries().filter(({ entry }) => entry.url !== undefined);
-    expect(remote.length).toBeGreaterThanOrEqual(3);
-    for (const { entry, config } of remote) {
-      expect(entry.url).toMatch(/^https:\/\/[^/]+\/mcp$/);
-      expect(entry.command).toBeUndefined();
-      if (entry.type !== undefined) expect(entry.type).toBe('http');
-      const headers = Object.entries(entry.headers ?? {});
-      expect(headers.length).toBeGreaterThan(0);
-      for (const [name, value] of headers) {
-        expect(Object.values(CREDENTIAL_HEADERS)).toContain(name.toLowerCase());
-        expect(value).toMatch(/^(?:Bearer )?\$\{(?:env:|input:)?[A-Za-z_-]+\}$/);
-      }
-      secretInputsOnly(JSON.stringify(entry.headers), config);
-    }
-  });
-
-  it('puts the server name before --env in claude mcp add, and sends credential headers from variables', () => {
-    const adds = blocks('sh').flatMap((text) => text.replace(/\\\n\s*/g, ' ').split('\n')).filter((line) => line.startsWith('claude mcp add'));
-    expect(adds.length).toBeGreaterThan(1);
-    for (const line of adds) {
-      if (line.includes('--transport http')) {
-        expect(line).toMatch(/^claude mcp add --transport http [a-z][a-z-]* https:\/\/[^/\s]+\/mcp(?: +--header "[^"]+")+$/);
-        for (const [, name, value] of line.matchAll(/--header "([^:]+): ([^"]+)"/g)) {
-          expect(Object.values(CREDENTIAL_HEADERS)).toContain(name!.toLowerCase());
-          expect(value).toMatch(/^(?:Bearer )?\$[A-Z_]+$/);
-        }
-      } else {
-        expect(line).toMatch(/^claude mcp add [a-z][a-z-]*(?: [^]*?)? -- node \/absolute\/path\/to\/app-management-mcp\/dist\/index\.js/);
-      }
-    }
-  });
-
+// The README's and docs/'s snippets are checked by the tests each names (test/docs/snippets.test.ts).
+describe('the example client', () => {
   it('examples/stdio-client.mjs lists the tools and calls one against the sandbox', async () => {
     const { code, stdout, stderr } = await runNode([`${root}/examples/stdio-client.mjs`]);
     expect(stdout.split('\n')[0]).toBe(`tools: ${NAMES.join(', ')}`);

@@ -1,0 +1,138 @@
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENV_VARS } from '../../src/config.js';
+import { startSandbox, type Sandbox } from '../../src/sandbox/http.js';
+import { TOOLS } from '../../src/tools/index.js';
+import { cleanEnv } from '../process.js';
+import { blocksUnder, CLONE_PLACEHOLDER, fencedBlocks, ROOT, shellCommands } from './markdown.js';
+
+// README.md as a newcomer follows it: its length, its two commands, and each client snippet run as
+// the client would run it, with the clone's real path where the snippet says /absolute/path/to/….
+const README = 'README.md';
+/** The issue's limit: a README a newcomer finishes. */
+const MAX_README_LINES = 250;
+const ciRun = readFileSync(`${ROOT}.ci/run`, 'utf8');
+const pkg = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as { scripts: Record<string, string>; engines: { node: string } };
+
+type ServerEntry = { command: string; args: string[]; env?: Record<string, string> };
+
+/** Starts `command args` as a client does and answers with the text of check_connection and the tool count. */
+async function viaClient(entry: ServerEntry): Promise<{ text: string; tools: number; isError: boolean }> {
+  const transport = new StdioClientTransport({ command: entry.command, args: entry.args, env: { ...(entry.env ?? {}), PATH: process.env.PATH ?? '' }, stderr: 'pipe' });
+  const client = new Client({ name: 'readme-test', version: '1.0.0' });
+  await client.connect(transport);
+  try {
+    const { tools } = await client.listTools();
+    const result = (await client.callTool({ name: 'check_connection', arguments: {} })) as { content: Array<{ text: string }>; isError?: boolean };
+    return { text: result.content[0]!.text, tools: tools.length, isError: result.isError === true };
+  } finally {
+    await client.close();
+  }
+}
+
+const withClone = (text: string) => text.replaceAll(CLONE_PLACEHOLDER, ROOT.replace(/\/$/, ''));
+
+describe('README.md', () => {
+  let sandbox: Sandbox;
+  beforeAll(async () => {
+    sandbox = await startSandbox();
+  });
+  afterAll(() => sandbox?.close());
+
+  it(`is at most ${MAX_README_LINES} lines`, () => {
+    const lines = readFileSync(`${ROOT}${README}`, 'utf8').trimEnd().split('\n').length;
+    expect(lines).toBeLessThanOrEqual(MAX_README_LINES);
+  });
+
+  it('installs as CI does and tests with the command CI runs', () => {
+    const [quickStart] = blocksUnder(README, 'Quick start', 'sh');
+    expect(shellCommands(quickStart!.text)).toEqual(['npm ci && npm run sandbox', 'npm test']);
+    expect(ciRun).toMatch(/^npm ci\b/m);
+    expect(ciRun).toMatch(/^npm test$/m);
+    expect(pkg.scripts.test).toMatch(/npm run build && tsc --noEmit && vitest run$/);
+  });
+
+  it('npm run sandbox builds, then answers initialize on stdio and exits when stdin closes', async () => {
+    // The build is what npm test runs first; rebuilding dist/ here would pull it from under the
+    // tests running beside this one, so this runs the rest of the script: the server it starts.
+    const [build, serve] = pkg.scripts.sandbox!.split(' && ');
+    expect(build).toBe('node scripts/build.mjs');
+    expect(pkg.scripts.build).toBe(build);
+    const [command, ...args] = serve!.split(' ');
+    const child = spawn(command!, args, { cwd: ROOT, env: cleanEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    child.stdin.end(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'readme', version: '1' } } })}\n`);
+    expect(await exited).toBe(0);
+    const answer = JSON.parse(stdout.split('\n')[0]!) as { id: number; result: { serverInfo: { name: string } } };
+    expect(answer).toMatchObject({ id: 1, result: { serverInfo: { name: 'app-management-mcp' } } });
+  });
+
+  it('counts the tools the registry has', () => {
+    const readme = readFileSync(`${ROOT}${README}`, 'utf8');
+    expect(readme).toContain(`${TOOLS.length} tools cover every`);
+    expect(readme).toContain(`the ${TOOLS.length} tools,`);
+  });
+
+  it('names the Node.js that package.json engines requires', () => {
+    const floor = /^>=(\d+\.\d+)\.0$/.exec(pkg.engines.node)![1]!;
+    const readme = readFileSync(`${ROOT}${README}`, 'utf8');
+    expect(readme).toContain(`Node.js ${floor} or newer`);
+  });
+
+  it("gives Claude Desktop configurations that start the server from the clone's dist/index.js", async () => {
+    const configs = blocksUnder(README, 'Claude Desktop', 'json').map((block) => JSON.parse(withClone(block.text)) as { mcpServers: Record<string, ServerEntry> });
+    expect(configs).toHaveLength(2);
+    const [sandboxed, live] = configs.map((config) => {
+      expect(Object.keys(config)).toEqual(['mcpServers']);
+      const entries = Object.entries(config.mcpServers);
+      expect(entries).toHaveLength(1);
+      const [name, entry] = entries[0]!;
+      expect(name).toMatch(/^[a-z][a-z-]*$/);
+      expect(entry.command).toBe('node');
+      expect(entry.args[0]).toBe(`${ROOT}dist/index.js`);
+      for (const name of Object.keys(entry.env ?? {})) expect(Object.keys(ENV_VARS)).toContain(name);
+      return entry;
+    });
+    expect(sandboxed!.args.slice(1)).toEqual(['--sandbox']);
+    expect(sandboxed!.env).toBeUndefined();
+    const demo = await viaClient(sandboxed!);
+    expect(demo.tools).toBe(TOOLS.length);
+    expect(demo.text).toMatch(/^\[sandbox\] Service healthy/);
+
+    // The live one against a sandbox in this process, standing in for the service.
+    expect(live!.args.slice(1)).toEqual([]);
+    expect(Object.keys(live!.env!)).toEqual(['APPMGMT_BASE_URL', 'APPMGMT_ACCESS_TOKEN', 'APPMGMT_API_KEY']);
+    const { accessToken, apiKey } = sandbox.simulation.credentials;
+    const real = await viaClient({ ...live!, env: { APPMGMT_BASE_URL: sandbox.url, APPMGMT_ACCESS_TOKEN: accessToken, APPMGMT_API_KEY: apiKey } });
+    expect(real.isError).toBe(false);
+    expect(real.text).toMatch(/^Service healthy/);
+    expect(real.text).toContain('access token yes, API key yes');
+  }, 60_000);
+
+  it('gives a Claude Code line whose command after -- starts the sandbox server', async () => {
+    const lines = blocksUnder(README, 'Claude Code', 'sh').flatMap((block) => shellCommands(withClone(block.text)));
+    expect(lines).toHaveLength(1);
+    const parsed = /^claude mcp add ([a-z][a-z-]*) -- (node \S+ --sandbox)$/.exec(lines[0]!);
+    expect(parsed, lines[0]).not.toBeNull();
+    const [command, ...args] = parsed![2]!.split(' ');
+    expect(args[0]).toBe(`${ROOT}dist/index.js`);
+    const demo = await viaClient({ command: command!, args });
+    expect(demo.tools).toBe(TOOLS.length);
+    expect(demo.text).toMatch(/^\[sandbox\] /);
+  }, 60_000);
+
+  it('runs only npm scripts that exist, in its text as in its blocks', () => {
+    const text = readFileSync(`${ROOT}${README}`, 'utf8');
+    const named = [...text.matchAll(/\bnpm run ([a-z][\w:-]*)/g)].map((match) => match[1]!);
+    expect(named.length).toBeGreaterThan(1);
+    for (const script of named) expect(Object.keys(pkg.scripts), script).toContain(script);
+    // The audit trail's lines and jq query are run by the tests of docs/operations.md, which read README.md too.
+    const own = fencedBlocks(README).filter((block) => block.heading !== 'Who spent what');
+    expect(own.every((block) => block.testedBy === 'test/docs/readme.test.ts')).toBe(true);
+  });
+});

@@ -1,0 +1,57 @@
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { describe, expect, it } from 'vitest';
+import { ENV_VARS } from '../../src/config.js';
+import { TOOLS } from '../../src/tools/index.js';
+import { cleanEnv } from '../process.js';
+import { CLONE_PLACEHOLDER, fencedBlocks, ROOT, shellCommands } from './markdown.js';
+
+// docs/troubleshooting.md: the commands a person runs when no tools show up, run as written (the
+// clone's real path in place of /absolute/path/to/…), and the facts it states about start-up.
+const DOC = 'docs/troubleshooting.md';
+const doc = readFileSync(`${ROOT}${DOC}`, 'utf8');
+const commands = fencedBlocks(DOC).flatMap((block) => shellCommands(block.text.replaceAll(CLONE_PLACEHOLDER, ROOT.replace(/\/$/, ''))));
+
+function sh(command: string, cwd: string, env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('bash', ['-c', command], { cwd, env: { ...cleanEnv(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('docs/troubleshooting.md', () => {
+  it('has the two commands to run by hand', () => {
+    expect(commands).toEqual([`node ${ROOT}dist/index.js --help`, 'npx mcp-inspector --cli --method tools/list -- node dist/index.js --sandbox']);
+  });
+
+  it("runs the client's command from any folder: --help prints every variable and exits 0", async () => {
+    const { code, stdout } = await sh(commands[0]!, tmpdir());
+    expect(code).toBe(0);
+    for (const name of Object.keys(ENV_VARS)) expect(stdout).toContain(name);
+  });
+
+  it('lists every tool through the MCP Inspector from the clone', async () => {
+    const { code, stdout, stderr } = await sh(commands[1]!, ROOT);
+    expect(code, stderr).toBe(0);
+    for (const tool of TOOLS) expect(stdout).toContain(`"${tool.name}"`);
+  }, 60_000);
+
+  it('says what a misspelt variable prints: one prefixed line naming the right one, and exit 2', async () => {
+    expect(doc).toContain('each starting with `app-management-mcp:`');
+    const { code, stderr } = await sh(`node ${ROOT}dist/index.js`, ROOT, { appmgmt_read_only: 'true' });
+    expect(code).toBe(2);
+    expect(stderr).toBe('app-management-mcp: Unknown variable appmgmt_read_only; did you mean APPMGMT_READ_ONLY (names are upper case)?\n');
+  });
+
+  it('counts the read tools that read-only mode offers', () => {
+    const reads = TOOLS.filter((tool) => tool.annotations.readOnlyHint).length;
+    expect(reads).toBe(12);
+    expect(doc.replace(/\s+/g, ' ')).toContain('offers only the twelve read tools');
+  });
+});
