@@ -10,7 +10,7 @@ const CALL = { name: 'list_campaign_suggestions', arguments: { app_id: 'app_demo
 const PATH = '/api/apps/app_demo/adnet-ads/campaigns/cmp_demo/optimization-suggestions';
 
 /** `node dist/index.js sandbox` on a free port; resolves with its URL and the APPMGMT_* lines it prints. */
-function startSandboxProcess() {
+export function startSandboxProcess() {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [OURS, 'sandbox'], { env: cleanEnv(), stdio: ['ignore', 'ignore', 'pipe'] });
     let text = '';

@@ -1,4 +1,4 @@
-// Markdown tables of a bench run (printed by run.mjs, pasted into the README).
+// Markdown tables of a bench run (printed by run.mjs, pasted into docs/performance.md).
 
 const row = (cells) => `| ${cells.join(' | ')} |`;
 const table = (head, rows) => [row(head), row(head.map(() => '---')), ...rows.map(row)].join('\n');
@@ -78,6 +78,7 @@ export function markdown(results) {
     ),
   );
   if (results.http) sections.push(...httpSections(results.http));
+  if (results.versus) sections.push(...versusSections(results.versus));
   return sections.join('\n\n');
 }
 
@@ -135,5 +136,31 @@ function httpSections(http) {
     notes.join(' '),
     `**Memory over HTTP** (RSS of the \`http --sandbox\` process after startup, and after ${n(settings.memoryCalls)} calls: the runs above, then reads and warnings in equal parts over the ${settings.clients} clients).`,
     ...(memoryRows.length ? [table(['gate store', 'after startup', 'after the calls', 'Redis'], memoryRows)] : []),
+  ];
+}
+
+const met = (ok) => (ok ? 'met' : '**missed**');
+
+/** Ours against the one-tool SDK server (bench/versus.mjs), with the issue-19 targets. */
+export function versusSections(versus) {
+  const { settings, cpuPerCallMs: cpu, callsPerSecond: rate, memory, ratios, targets } = versus;
+  const span = (s, unit) => `${s.median}${unit} (${s.min}–${s.max})`;
+  const rows = [
+    ['server CPU per `tools/call`, HTTP, 1 client', span(cpu['ours http'], ' ms'), span(cpu['floor http'], ' ms'), ratios.cpuPerCallHttp.toFixed(2), '≤ 1.5', targets ? met(targets.cpuPerCallAtMost1_5xFloor) : ''],
+    ...(cpu['floor, 28 tools, http'] ? [['the same, floor with 28 trivial tools', '', span(cpu['floor, 28 tools, http'], ' ms'), '', '', '']] : []),
+    ['server CPU per `tools/call`, stdio, 1 client', span(cpu['ours stdio'], ' ms'), span(cpu['floor stdio'], ' ms'), ratios.cpuPerCallStdio.toFixed(2), '', ''],
+    [`calls/s, ${settings.clients} clients, HTTP`, span(rate.ours, ''), span(rate.floor, ''), ratios.throughput.toFixed(2), '≥ 0.6', targets ? met(targets.throughputAtLeast0_6xFloor) : ''],
+    [`RSS after ${n(settings.memoryCalls)} HTTP calls`, mib(memory.ours.rssMiB), mib(memory.floor.rssMiB), ratios.memory.toFixed(2), '≤ 1.2', targets ? met(targets.memoryAtMost1_2xFloor) : ''],
+    ...(ratios.coldStartOverBare === undefined
+      ? []
+      : [['cold start (table above), ours ÷ bare node', '', '', ratios.coldStartOverBare.toFixed(2), '≤ 1.5', targets ? met(targets.coldStartAtMost1_5xBareNode) : ''],
+         ['cold start, ours ÷ floor', '', '', ratios.coldStartOverFloor.toFixed(2), '', '']]),
+  ];
+  return [
+    `**Ours against the floor** (took ${Math.round(versus.seconds)} s): the floor is \`bench/floor-server.mjs\`, a stateless SDK v2 server built with the same packages and one trivial tool (\`echo\`), a new server per request as ours. ` +
+      `Ours answers \`${versus.ours.name}\` ${JSON.stringify(versus.ours.arguments)} from the sandbox in its own process (\`dist/index.js sandbox\`; with the demo data it reads the suggestions and the campaign, two API requests), so its figures include its upstream calls; the floor has none. ` +
+      `Round robin: ${settings.rounds} rounds of ${n(settings.sequentialCalls)} sequential calls (CPU) and of ${n(settings.concurrentCalls)} calls over ${settings.clients} clients (throughput) per server; median round, (min–max). ` +
+      'Server CPU: user + system time of the server process (from /proc) per call. The clients run in the bench process on the same machine.',
+    table(['figure', 'ours', 'floor', 'ours ÷ floor', 'target', ''], rows),
   ];
 }

@@ -12,8 +12,9 @@ import { measureCompactness } from './compact.mjs';
 import { httpSettings, measureHttp } from './http.mjs';
 import { connectStdio, rssMiB } from './mcp.mjs';
 import { markdown } from './report.mjs';
-import { byName, coldStartTargets, REFERENCES } from './targets.mjs';
+import { BARE_NAME, byName, coldStartTargets, FLOOR_NAME, REFERENCES } from './targets.mjs';
 import { contextCost } from './tokens.mjs';
+import { measureVersus, versusSettings } from './versus.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 21);
 const CALLS = 1_000;
@@ -49,6 +50,8 @@ const memory = await measureMemory({ calls: CALLS });
 const settings = httpSettings();
 log(`over HTTP: 1 and ${settings.clients} clients, in-process store and Redis; memory after ${settings.memoryCalls.toLocaleString('en-US')} calls`);
 const http = await measureHttp({ log, settings });
+log('ours against the floor (a one-tool SDK server), round robin');
+const versus = await measureVersus({ log, settings: versusSettings() });
 
 const cpu = cpus();
 const results = {
@@ -61,9 +64,20 @@ const results = {
   overhead,
   memory,
   http,
+  versus,
 };
 const ours = coldStart.targets.ours.median;
 coldStart.oursOverReference = Object.fromEntries(REFERENCES.map((name) => [name, Math.round((ours / coldStart.targets[name].median) * 100) / 100]));
+// The issue-19 targets, ours ÷ the floor (and ÷ bare node for start-up); benchmark figures, not timed tests.
+const coldStartOverBare = Math.round((ours / coldStart.targets[BARE_NAME].median) * 100) / 100;
+const coldStartOverFloor = Math.round((ours / coldStart.targets[FLOOR_NAME].median) * 100) / 100;
+versus.ratios = { ...versus.ratios, coldStartOverBare, coldStartOverFloor };
+versus.targets = {
+  cpuPerCallAtMost1_5xFloor: versus.ratios.cpuPerCallHttp <= 1.5,
+  throughputAtLeast0_6xFloor: versus.ratios.throughput >= 0.6,
+  coldStartAtMost1_5xBareNode: coldStartOverBare <= 1.5,
+  memoryAtMost1_2xFloor: versus.ratios.memory <= 1.2,
+};
 results.goals = {
   coldStartAtMost200ms: ours <= 200,
   coldStartAtMostHalfOfEachReference: REFERENCES.every((name) => ours <= coldStart.targets[name].median / 2),

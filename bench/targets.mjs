@@ -7,6 +7,10 @@ import { fileURLToPath } from 'node:url';
 
 const require = createRequire(import.meta.url);
 export const OURS = fileURLToPath(new URL('../dist/index.js', import.meta.url));
+/** The one-tool SDK server the bench holds ours against (bench/floor-server.mjs). */
+export const FLOOR = fileURLToPath(new URL('./floor-server.mjs', import.meta.url));
+export const FLOOR_NAME = 'floor (one-tool SDK server)';
+export const BARE_NAME = 'bare node -e';
 
 /** The environment without any APPMGMT_* setting of the caller's, plus `extra`. */
 export function cleanEnv(extra = {}) {
@@ -45,11 +49,12 @@ function withoutExtraCaCerts() {
 
 export function coldStartTargets() {
   return [
-    node('bare node -e', BARE),
+    node(BARE_NAME, BARE),
     node('ours', [OURS], cleanEnv(LIVE_ENV)),
     ...withoutExtraCaCerts(),
     node('ours, no code cache', [OURS], cleanEnv({ ...LIVE_ENV, NODE_DISABLE_COMPILE_CACHE: '1' })),
     node('ours --sandbox', [OURS, '--sandbox']),
+    node(FLOOR_NAME, [FLOOR]),
     node('server-everything', [binScript('@modelcontextprotocol/server-everything', 'mcp-server-everything'), 'stdio']),
     node('server-filesystem', [binScript('@modelcontextprotocol/server-filesystem', 'mcp-server-filesystem'), tmpdir()]),
   ];

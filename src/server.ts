@@ -5,7 +5,11 @@ import {
   createRequestStateCodec,
   inputRequired,
   inputResponse,
+  isInputRequiredResult,
   McpServer,
+  ProtocolError,
+  ProtocolErrorCode,
+  type CallToolRequestParams,
   type CallToolResult,
   type ClientCapabilities,
   type InputRequiredResult,
@@ -23,6 +27,8 @@ import { createGate, GATED_CREDENTIAL } from './gate/gate.js';
 import { checkedCanonical, gateScope } from './gate/key.js';
 import { createMemoryStore, type GateStore } from './gate/store.js';
 import { INSTRUCTIONS } from './instructions.js';
+import type { AuditTrail } from './observe/audit.js';
+import type { Telemetry } from './observe/telemetry.js';
 import { redactingLog, type Log } from './log.js';
 import { PROMPTS } from './prompts/index.js';
 import { nextAfter, present, presentError, type Shown } from './result.js';
@@ -38,6 +44,8 @@ export interface ServerDeps {
   log: Log;
   /** The default caller's API client; defaults to the ky client built from `config` on first use. */
   api?: ApiClient;
+  /** API clients are built once it resolves, so tool calls wait for it (--sandbox: the sandbox listening, which initialize does not wait for). */
+  ready?: Promise<unknown>;
   clock?: Clock;
   tools?: AnyTool[];
   /** Defaults to an in-process store. */
@@ -53,6 +61,10 @@ export interface ServerDeps {
   calls?: Calls;
   /** Signs the state that round-trip approvals carry through the client; the same on every replica. Defaults to a random key. */
   stateSecret?: string;
+  /** Records every step of every gated call (observe/audit.ts); nothing is recorded without one. */
+  audit?: AuditTrail;
+  /** OpenTelemetry (observe/telemetry.ts), when the OTEL_* environment turns it on: a span per MCP request and per upstream attempt. */
+  telemetry?: Telemetry;
 }
 
 /** The credentials one caller brings: an HTTP request's headers. */
@@ -104,8 +116,29 @@ interface Caller {
   api(): Promise<ApiClient>;
 }
 
-/** What the SDK validates tool arguments with: anything; checkArguments does the real check. */
-const ANY_ARGUMENTS = z.looseObject({});
+/** Everything about one tool that does not depend on the caller, built once per process. */
+interface PreparedTool {
+  tool: AnyTool;
+  inputSchema: z.ZodObject;
+  outputSchema: z.ZodObject;
+  /** JSON Schemas as clients read them, converted on first use and kept. */
+  inputJson(): Record<string, unknown>;
+  outputJson(): Record<string, unknown>;
+}
+
+function prepare(tool: AnyTool, config: Config): PreparedTool {
+  const inputSchema = inputSchemaOf(tool, config);
+  const outputSchema = outputSchemaOf(tool);
+  let input: Record<string, unknown> | undefined;
+  let output: Record<string, unknown> | undefined;
+  return {
+    tool,
+    inputSchema,
+    outputSchema,
+    inputJson: () => (input ??= jsonSchemaOf(inputSchema, 'input')),
+    outputJson: () => (output ??= jsonSchemaOf(outputSchema, 'output')),
+  };
+}
 
 /** Callers whose API clients are kept between requests (a team's worth); the oldest goes first. */
 const MAX_CALLERS = 1_000;
@@ -123,23 +156,24 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
   // it ends: many at once is normal load, not the leak node warns about beyond 10.
   setMaxListeners(0, shutdown, abortRequests);
   const calls = deps.calls ?? trackCalls();
-  const gate = createGate({ store: deps.store ?? createMemoryStore({ now: () => clock.now() }), now: () => clock.now(), config, log });
+  const gate = createGate({ store: deps.store ?? createMemoryStore({ now: () => clock.now() }), now: () => clock.now(), config, log, ...(deps.audit ? { audit: deps.audit } : {}) });
   const codec = createRequestStateCodec<ApprovalState>({
     key: deps.stateSecret ?? randomBytes(32),
     ttlSeconds: Math.ceil(config.approvalTimeoutMs / 1000) + 60,
   });
 
-  const selected = selectTools(config, deps.tools).map((tool) => ({ tool, inputSchema: inputSchemaOf(tool, config), outputSchema: outputSchemaOf(tool) }));
-  // Our own tools/list, built on first request from the very schemas the SDK validates with, minus
-  // the "$schema" boilerplate of every entry.
+  const selected = selectTools(config, deps.tools).map((tool) => prepare(tool, config));
+  const byName = new Map(selected.map((prepared) => [prepared.tool.name, prepared]));
+  // Our own tools/list, built on first request from the very schemas the calls are checked with,
+  // minus the "$schema" boilerplate of every entry.
   let listing: Tool[] | undefined;
   const listTools = () =>
-    (listing ??= selected.map(({ tool, inputSchema, outputSchema }) => ({
+    (listing ??= selected.map(({ tool, inputJson, outputJson }) => ({
       name: tool.name,
       title: tool.title,
       description: tool.description,
-      inputSchema: jsonSchemaOf(inputSchema, 'input') as Tool['inputSchema'],
-      outputSchema: jsonSchemaOf(outputSchema, 'output') as Tool['outputSchema'],
+      inputSchema: inputJson() as Tool['inputSchema'],
+      outputSchema: outputJson() as Tool['outputSchema'],
       annotations: tool.annotations,
     })));
   const prompts = promptsOf(config, new Set(selected.map(({ tool }) => tool.name)));
@@ -176,7 +210,9 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
       log: callerLog,
       shown: { redact: wording ? (text) => wording(redact(text)) : redact, sandbox: config.sandbox },
       api: () =>
-        (client ??= import('./api/client.js').then(({ createApiClient }) => createApiClient({ config: callerConfig, log: callerLog, redact, shutdown: abortRequests }))),
+        (client ??= Promise.resolve(deps.ready)
+          .then(() => import('./api/client.js'))
+          .then(({ createApiClient }) => createApiClient({ config: callerConfig, log: callerLog, redact, shutdown: abortRequests, observe: deps.telemetry?.upstream }))),
     };
   }
 
@@ -192,24 +228,42 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
         inputRequired: { roundTimeoutMs: config.approvalTimeoutMs },
       },
     );
-    for (const { tool, inputSchema, outputSchema } of selected) {
-      server.registerTool(
-        tool.name,
-        // The SDK sees a schema that takes any object: checkArguments gives the model a better answer than its raw issue list.
-        { title: tool.title, description: tool.description, inputSchema: ANY_ARGUMENTS, outputSchema, annotations: tool.annotations },
-        (args: Record<string, unknown>, ctx: ServerContext): Promise<CallToolResult | InputRequiredResult> =>
-          calls.track(
-            checkedCall(tool, inputSchema, args, ctx, server, caller).then<CallToolResult | InputRequiredResult, CallToolResult>(
-              (result) => ('ask' in result ? askResult(result, caller, ctx) : present(result, caller.shown)),
-              (error: unknown) => presentError(errorText(error, tool, caller.log), nextAfter(error, tool.name), caller.shown),
-            ),
-          ),
-      );
-    }
+    // One tools/call handler over the tools prepared above, where registerTool would build all 28
+    // registrations again for every request (the SDK keeps them per instance, and createMcpHandler
+    // wants a new instance per request): a request costs the one tool it calls.
+    server.server.setRequestHandler('tools/call', (request, ctx) => callTool(request.params, ctx, server, caller));
     server.server.setRequestHandler('tools/list', () => ({ tools: listTools() }));
     for (const prompt of prompts) server.registerPrompt(prompt.name, prompt.spec, prompt.render);
-    return server;
+    return deps.telemetry ? deps.telemetry.watch(server) : server;
   };
+
+  /**
+   * What McpServer's own tools/call does for a registered tool (SDK 2.4), with the tool's schemas and
+   * their JSON built once: an unknown name is a protocol error; a result that is not an error and does
+   * not ask for input must match the output schema; the result is projected for the request's era;
+   * whatever throws becomes an error result with its message.
+   */
+  async function callTool(params: CallToolRequestParams, ctx: ServerContext, server: McpServer, caller: Caller): Promise<CallToolResult | InputRequiredResult> {
+    const prepared = byName.get(params.name);
+    if (!prepared) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${params.name} not found`);
+    const { tool, inputSchema, outputSchema, outputJson } = prepared;
+    try {
+      const result = await calls.track(
+        // The SDK's own argument check is left out: checkArguments gives the model a better answer than its raw issue list.
+        checkedCall(tool, inputSchema, params.arguments ?? {}, ctx, server, caller).then<CallToolResult | InputRequiredResult, CallToolResult>(
+          (outcome) => ('ask' in outcome ? askResult(outcome, caller, ctx) : present(outcome, caller.shown)),
+          (error: unknown) => presentError(errorText(error, tool, caller.log), nextAfter(error, tool.name), caller.shown),
+        ),
+      );
+      if (isInputRequiredResult(result)) return result;
+      const invalid = result.isError ? undefined : outputProblem(tool.name, outputSchema, result.structuredContent);
+      if (invalid) return { content: [{ type: 'text', text: invalid }], isError: true };
+      return server.server.projectCallToolResult(result, outputJson());
+    } catch (error) {
+      if (error instanceof ProtocolError && error.code === ProtocolErrorCode.UrlElicitationRequired) throw error;
+      return { content: [{ type: 'text', text: error instanceof Error ? error.message : String(error) }], isError: true };
+    }
+  }
 
   async function context(ctx: ServerContext, caller: Caller): Promise<ToolContext> {
     const token = ctx.mcpReq._meta?.progressToken;
@@ -247,7 +301,7 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
       return tool.run(args, await context(ctx, caller));
     }
     const { confirm, ...request } = args;
-    return gate.call(tool as GatedTool, request, confirm, await context(ctx, caller), { scope: caller.scope, approval: approvalChannel(server, ctx, caller.shown.redact) });
+    return gate.call(tool as GatedTool, request, confirm, await context(ctx, caller), { scope: caller.scope, approval: approvalChannel(server, ctx, caller.shown.redact), redact: caller.shown.redact });
   }
 
   /** The form of a round-trip approval, with its state signed so any replica can check it on the retry. */
@@ -264,6 +318,15 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
     callerLog.error(`${tool.name} failed unexpectedly: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     return `Internal error in ${tool.name}; details are in the server log (stderr). A retry will probably fail the same way.`;
   }
+}
+
+/** The SDK's words when a result does not match its tool's output schema, or undefined when it does. */
+function outputProblem(name: string, schema: z.ZodObject, structured: unknown): string | undefined {
+  if (structured === undefined) return `Output validation error: Tool ${name} has an output schema but no structured content was provided`;
+  const parsed = schema.safeParse(structured);
+  if (parsed.success) return undefined;
+  const issues = parsed.error.issues.map((issue) => (issue.path.length ? `${issue.path.map(String).join('.')}: ${issue.message}` : issue.message));
+  return `Output validation error: Invalid structured content for tool ${name}: ${issues.join(', ')}`;
 }
 
 /** One server for the configured caller: what stdio and in-process tests use. */

@@ -1,7 +1,8 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { whole } from '../../src/tools/fields.js';
-import { fitBudget, money, nextCall, today, todayLine } from '../../src/tools/format.js';
+import { approxTokens, fitBudget, money, nextCall, today, todayLine } from '../../src/tools/format.js';
 
 describe('money', () => {
   it.each([
@@ -40,6 +41,25 @@ describe('fitBudget', () => {
     expect(fitBudget(['aaaaaaa', 'b'], 3, length)).toEqual(['aaaaaaa']);
     expect(fitBudget(['a', 'bbbbb', 'c'], 3, length)).toEqual(['a']);
     expect(fitBudget([], 3, length)).toEqual([]);
+  });
+});
+
+describe('approxTokens', () => {
+  /** The estimate as first written (one regex, a run at a time): the one-pass version must count the same. */
+  function byRuns(text: string): number {
+    let total = 0;
+    for (const run of text.match(/[A-Za-z]+|[0-9]+|[!-/:-@[-`{-~]+|[^\x00-\x7f]/g) ?? []) {
+      const per = /^[A-Za-z]/.test(run) ? 4 : /^[0-9]/.test(run) ? 3 : /^[\x00-\x7f]/.test(run) ? 3 : 1;
+      total += Math.ceil(run.length / per);
+    }
+    return total;
+  }
+
+  it('counts runs of letters, digits and punctuation, and each non-ASCII unit, as it always did', () => {
+    expect(approxTokens('')).toBe(0);
+    expect(approxTokens('Spring sale, 25.50 EUR/day \u{1F600} caf\u00e9')).toBe(byRuns('Spring sale, 25.50 EUR/day \u{1F600} caf\u00e9'));
+    const ascii = fc.string({ unit: fc.integer({ min: 0, max: 0x7f }).map((code) => String.fromCharCode(code)), maxLength: 200 });
+    fc.assert(fc.property(fc.oneof(ascii, fc.string({ unit: 'binary', maxLength: 200 }), fc.json()), (text) => approxTokens(text) === byRuns(text)), { numRuns: 1_000 });
   });
 });
 
