@@ -3,12 +3,15 @@
 //                         compile it with a V8 code cache. The sandbox and the HTTP client stay behind
 //                         dynamic imports: they are compiled, but run only on first use.
 //   dist/index.js         the executable (src/bin.ts), which runs that file.
-// Then one short session of the built server writes the code cache (dist/server-HASH.cjs.cache), so
-// the first start after a build is as fast as every later one and dist/ does not change under tests.
+// The sandbox's built-in world goes in already validated (see builtInWorldAsJson). Then one short
+// session of the built server writes its code cache for this Node version, in the user's cache
+// directory (src/bin.ts says why not in dist/), so the first start after a build is as fast as
+// every later one. Nothing under dist/ changes after the build.
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { isDeepStrictEqual } from 'node:util';
 import { build } from 'esbuild';
 
 /**
@@ -51,6 +54,50 @@ const noDefaultValidator = {
   },
 };
 
+/**
+ * OpenTelemetry (src/observe/otel.ts with the SDK and its exporters) is built apart, into
+ * dist/otel.cjs, which the server requires only when the OTEL_* environment turns it on: the server
+ * bundle, and so every start without OpenTelemetry, carries none of it.
+ */
+const otelApart = {
+  name: 'otel-apart',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/otel\.js$/ }, (args) => (/[\\/]src[\\/]observe[\\/]/.test(args.importer) ? { path: 'otel', namespace: 'otel-apart' } : undefined));
+    build.onLoad({ filter: /.*/, namespace: 'otel-apart' }, () => ({ contents: 'module.exports = require("./otel.cjs");', loader: 'js' }));
+    build.onResolve({ filter: /^\.\/otel\.cjs$/, namespace: 'otel-apart' }, (args) => ({ path: args.path, external: true }));
+  },
+};
+
+/** src/bin.ts writes the code cache a second after the bundle loads; the session lasts this long after tools/list is answered. */
+const PRIMING_AFTER_LIST_MS = 1_500;
+/** A server that has not answered tools/list by then is broken; the build goes on without a cache. */
+const PRIMING_LIST_TIMEOUT_MS = 20_000;
+
+/** The module whose export, the validated default world, the bundle carries as data. */
+const BUILT_IN_WORLD = 'src/sandbox/built-in-world.ts';
+
+/**
+ * Validating the built-in world with zod took a fifth of a `--sandbox` start, at every start, for
+ * the same answer each time. The build runs src/sandbox/built-in-world.ts once and bundles its
+ * result as JSON in place of it: an invalid default world fails the build, and a start only parses
+ * the JSON. (A --sandbox-world file is still validated at every start.)
+ */
+async function builtInWorldAsJson() {
+  const { outputFiles } = await build({ entryPoints: [BUILT_IN_WORLD], bundle: true, platform: 'node', format: 'esm', write: false, logLevel: 'warning' });
+  const { defaultWorld } = await import(`data:text/javascript;base64,${Buffer.from(outputFiles[0].contents).toString('base64')}`);
+  const world = defaultWorld();
+  const json = JSON.stringify(world);
+  if (!isDeepStrictEqual(JSON.parse(json), world)) throw new Error(`${BUILT_IN_WORLD}: the validated world does not survive JSON (an undefined, a Date or a Map in it?)`);
+  const contents = `const WORLD = ${JSON.stringify(json)};\nexport function defaultWorld() { return JSON.parse(WORLD); }\n`;
+  return {
+    name: 'built-in-world-as-json',
+    setup(build) {
+      build.onLoad({ filter: /[\\/]src[\\/]sandbox[\\/]built-in-world\.ts$/ }, () => ({ contents, loader: 'js' }));
+    },
+  };
+}
+
+const builtInWorld = await builtInWorldAsJson();
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 const common = {
   outdir: 'dist',
@@ -64,7 +111,7 @@ const common = {
 };
 const server = await build({
   ...common,
-  plugins: [zodEnglishOnly, noDefaultValidator],
+  plugins: [zodEnglishOnly, noDefaultValidator, builtInWorld, otelApart],
   entryPoints: { server: 'src/index.ts' },
   entryNames: '[name]-[hash]', // a new bundle never meets the code cache of an old one
   format: 'cjs',
@@ -78,30 +125,34 @@ if (stray) {
   process.stderr.write(`build: ${bundle} has a character outside ASCII near "${readFileSync(bundle, 'utf8').slice(Math.max(0, stray.index - 60), stray.index + 20)}": write it as a \\u escape\n`);
   process.exit(1);
 }
+const otel = await build({ ...common, entryPoints: { otel: 'src/observe/otel.ts' }, format: 'cjs', outExtension: { '.js': '.cjs' } });
 const bin = await build({
   ...common,
   entryPoints: { index: 'src/bin.ts' },
   format: 'esm',
   define: { BUNDLE: JSON.stringify(`./${basename(bundle)}`) },
 });
-const outputs = Object.values({ ...server.metafile.outputs, ...bin.metafile.outputs });
+const outputs = Object.values({ ...server.metafile.outputs, ...otel.metafile.outputs, ...bin.metafile.outputs });
 const bytes = outputs.reduce((sum, out) => sum + out.bytes, 0);
-const cached = await primeCodeCache(`${bundle}.cache`);
-process.stderr.write(`built dist/ (${(bytes / 1024).toFixed(0)} KiB in ${outputs.length} files${cached ? ', plus the code cache' : ''})\n`);
+await primeCodeCache();
+process.stderr.write(`built dist/ (${(bytes / 1024).toFixed(0)} KiB in ${outputs.length} files)\n`);
 
-/** Runs the server through initialize and tools/list until src/bin.ts has written `cacheFile` (at most 5 s). */
-async function primeCodeCache(cacheFile) {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('APPMGMT_')));
+/** Runs the server through initialize and tools/list for a session long enough that src/bin.ts writes its code cache. */
+async function primeCodeCache() {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(APPMGMT|OTEL)_/.test(name))); // nor exports spans
   const child = spawn(process.execPath, ['dist/index.js'], {
     env: { ...env, APPMGMT_BASE_URL: 'http://127.0.0.1:9', APPMGMT_LOG_LEVEL: 'error' }, // never called
-    stdio: ['pipe', 'ignore', 'inherit'],
+    stdio: ['pipe', 'pipe', 'inherit'],
   });
+  // Timed from the answer, not from the spawn: on a busy machine loading the bundle alone can take a second.
+  let output = '';
+  const listed = new Promise((resolve) => child.stdout.on('data', (chunk) => (output += chunk).includes('"id":2') && resolve(true)));
   const send = (message) => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
   send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'build', version: '1' } } });
   send({ method: 'notifications/initialized' });
   send({ id: 2, method: 'tools/list' });
-  for (let wait = 0; wait < 100 && !existsSync(cacheFile) && child.exitCode === null; wait++) await sleep(50);
+  const answered = await Promise.race([listed, sleep(PRIMING_LIST_TIMEOUT_MS, false, { ref: false })]);
+  if (answered) await sleep(PRIMING_AFTER_LIST_MS);
+  else process.stderr.write('build: the built server did not answer tools/list; no code cache was written\n');
   child.kill();
-  if (!existsSync(cacheFile)) process.stderr.write('build: no code cache was written; the server will start slower\n');
-  return existsSync(cacheFile);
 }

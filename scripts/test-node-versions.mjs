@@ -9,7 +9,7 @@ import { ensureInstalled } from './ensure-installed.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const runtimes = `${root}test/runtimes`;
-const E2E = ['test/stdio.test.ts', 'test/eras.test.ts', 'test/http/http.test.ts', 'test/ecosystem/cli.test.ts', 'test/safety/process.test.ts', 'test/clients'];
+const E2E = ['test/stdio.test.ts', 'test/start-up.test.ts', 'test/eras.test.ts', 'test/http/http.test.ts', 'test/ecosystem/cli.test.ts', 'test/safety/process.test.ts', 'test/clients'];
 
 // The node package's install script fetches the binary (from the npm registry), so scripts stay on here.
 ensureInstalled('test/runtimes');

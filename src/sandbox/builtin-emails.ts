@@ -3,6 +3,9 @@
 export const EMAIL_TYPES = ['password_reset', 'email_verification', 'user_invite', 'access_approved'] as const;
 export type EmailType = (typeof EMAIL_TYPES)[number];
 
+/** Whether a path segment names an application email (a plain check: the routes need no zod schema for it). */
+export const isEmailType = (value: string | undefined): value is EmailType => (EMAIL_TYPES as readonly (string | undefined)[]).includes(value);
+
 export interface EmailContent {
   /** The template name of the app's own version (spec 2.1). */
   name: string;

@@ -5,6 +5,8 @@ import type { ChatMessageRecord } from './world-schema-chat.js';
 
 /** The builder chat of the simulation: turns, the queue of a busy builder, questions that wait for an answer. */
 
+/** Service facts: a busy builder queues up to 7 messages. */
+export const CHAT_QUEUE_MAX = 7;
 /** Service facts: the service remembers an X-Request-ID for 10 minutes. */
 export const REQUEST_ID_MEMORY_MS = 10 * 60_000;
 /** The tool-call status of a question the AI cannot continue without (documented). */

@@ -44,7 +44,7 @@ import { DEFAULT_APPS, DEFAULT_GROUPS } from './default-world-apps.js';
 import { DEFAULT_CAMPAIGNS, DEFAULT_JOBS } from './default-world-activity.js';
 import { DEFAULT_POSTS } from './default-world-social.js';
 import { DEFAULT_CREDENTIALS, DEFAULT_USERS, DEFAULT_WORKSPACES } from './default-world-people.js';
-import { parseWorld, type World, type WorldInput } from './world.js';
+import type { WorldInput } from './world.js';
 
 export const DEFAULT_WORLD: WorldInput = {
   seed: 20261102,
@@ -82,8 +82,3 @@ export const DEMO_IDS = {
   jobs: { running: 'job_running', failed: 'job_failed', empty: 'job_empty', partial: 'job_partial' },
   groups: { design: 'grp_design', sales: 'grp_sales', alreadyShared: 'grp_support' },
 } as const;
-
-/** The default world, validated (a fresh copy each call). */
-export function defaultWorld(): World {
-  return parseWorld(DEFAULT_WORLD);
-}

@@ -1,5 +1,6 @@
 import type { SandboxClock } from './clock.js';
-import { defaultWorld } from './default-world.js';
+import { defaultWorld } from './built-in-world.js';
+import { demoCredentials, type DemoCredentials } from './directory.js';
 import { snapshot, type SimulationSnapshot } from './inspect.js';
 import { effectiveRoles, type EffectiveRole } from './roles.js';
 import { dispatch } from './router.js';
@@ -9,14 +10,7 @@ import { createState, type State } from './state.js';
 import type { SimRequest, SimResponse } from './types.js';
 import type { World } from './world.js';
 
-/** Credentials a person can use against the sandbox's default world. */
-export interface DemoCredentials {
-  /** full_access personal access token of the owner. */
-  accessToken: string;
-  /** personal API key of the owner (scheduling jobs, monitoring). */
-  apiKey: string;
-  monitoringApiKey: string;
-}
+export type { DemoCredentials } from './directory.js';
 
 export interface SimulationOptions {
   clock: SandboxClock;
@@ -63,16 +57,4 @@ export function createSimulation(options: SimulationOptions): Simulation {
       return effectiveRoles(state, app);
     },
   };
-}
-
-/** The world's `demo` credentials, or else an owner's full-access token and personal API key. */
-function demoCredentials(world: World): DemoCredentials {
-  if (world.demo) {
-    return { accessToken: world.demo.access_token, apiKey: world.demo.api_key, monitoringApiKey: world.demo.monitoring_api_key };
-  }
-  const isOwner = (userId: string, workspaceId: string) =>
-    world.users.find((user) => user.id === userId)?.workspace_roles[workspaceId] === 'owner';
-  const token = world.credentials.access_tokens.find((t) => t.permission === 'full_access' && !t.app_id && isOwner(t.user_id, t.workspace_id));
-  const key = world.credentials.personal_api_keys.find((k) => k.permission === 'full_access' && isOwner(k.user_id, k.workspace_id));
-  return { accessToken: token?.token ?? '', apiKey: key?.key ?? '', monitoringApiKey: key?.key ?? '' };
 }

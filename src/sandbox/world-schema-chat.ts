@@ -1,12 +1,11 @@
 import { z } from 'zod';
+import { CHAT_QUEUE_MAX } from './chat.js';
 
 /** Zod schema of an app's builder chat in the sandbox world. Times are offsets from the moment the world starts. */
 
 const Id = z.string().min(1);
 const Ms = z.number().int().nonnegative();
 
-/** Service facts: a busy builder queues up to 7 messages. */
-export const CHAT_QUEUE_MAX = 7;
 
 export const ChatToolCallSchema = z.strictObject({
   id: Id,

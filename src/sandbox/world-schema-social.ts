@@ -41,14 +41,26 @@ export function checkPosts(
   issue: (path: PropertyKey[], message: string) => void,
 ): void {
   const seen = new Set<string>();
+  const zones = new Map<string, boolean>();
   posts.forEach((post, i) => {
     if (seen.has(post.id)) issue(['posts', i, 'id'], `duplicate id "${post.id}"`);
     seen.add(post.id);
     if (!apps.has(post.app_id)) issue(['posts', i, 'app_id'], `unknown app "${post.app_id}"`);
-    try {
-      new Intl.DateTimeFormat('en', { timeZone: post.scheduled_timezone });
-    } catch {
-      issue(['posts', i, 'scheduled_timezone'], `unknown time zone "${post.scheduled_timezone}"`);
-    }
+    const zone = post.scheduled_timezone;
+    if (!zones.has(zone)) zones.set(zone, knownTimeZone(zone));
+    if (!zones.get(zone)) issue(['posts', i, 'scheduled_timezone'], `unknown time zone "${zone}"`);
   });
+}
+
+/**
+ * Whether the runtime knows the zone. Asked once per zone, not per post: a formatter costs about a
+ * millisecond to build (11 ms for the built-in world's posts in issue 19's profile).
+ */
+function knownTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
 }

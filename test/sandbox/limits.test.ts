@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultWorld } from '../../src/sandbox/default-world.js';
+import { defaultWorld } from '../../src/sandbox/built-in-world.js';
 import { startSandbox } from '../../src/sandbox/http.js';
 import { call, OWNER, paths, useSandbox } from './helpers.js';
 

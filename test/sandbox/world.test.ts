@@ -2,7 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_WORLD, defaultWorld } from '../../src/sandbox/default-world.js';
+import { defaultWorld } from '../../src/sandbox/built-in-world.js';
+import { DEFAULT_WORLD } from '../../src/sandbox/default-world.js';
 import { startSandbox } from '../../src/sandbox/http.js';
 import { loadWorldFile, parseWorld } from '../../src/sandbox/world.js';
 import { call, OWNER, paths } from './helpers.js';
@@ -48,6 +49,25 @@ describe('sandbox world', () => {
     writeFileSync(bad, '{ nope');
     expect(() => loadWorldFile(bad)).toThrow(/is not JSON/);
     expect(() => loadWorldFile(join(dir, 'missing.json'))).toThrow(/cannot read sandbox world/);
+  });
+
+  it('keeps the built-in world valid and whole through JSON, as the build bundles it', () => {
+    // The built server does not validate the built-in world: scripts/build.mjs bundles this very result as JSON.
+    const world = parseWorld(DEFAULT_WORLD);
+    expect(JSON.parse(JSON.stringify(world))).toStrictEqual(world);
+    expect(defaultWorld()).toStrictEqual(world);
+    expect(defaultWorld()).not.toBe(defaultWorld());
+  });
+
+  it('still validates a world file: an unknown time zone is named on every post that has it', () => {
+    const world = copy();
+    world.posts[0].scheduled_timezone = 'Mars/Olympus_Mons';
+    world.posts[2].scheduled_timezone = 'Mars/Olympus_Mons';
+    const file = join(mkdtempSync(join(tmpdir(), 'sandbox-world-')), 'world.json');
+    writeFileSync(file, JSON.stringify(world));
+    expect(() => loadWorldFile(file)).toThrow(
+      /world\.posts\[0\]\.scheduled_timezone: unknown time zone "Mars\/Olympus_Mons"; world\.posts\[2\]\.scheduled_timezone: unknown time zone "Mars\/Olympus_Mons"/,
+    );
   });
 
   it('runs another world given to startSandbox', async () => {

@@ -1,7 +1,6 @@
-import { appView, builderBusy, rememberRequest, repeatedRequest, runQueued, runTurn } from '../chat.js';
+import { appView, builderBusy, CHAT_QUEUE_MAX, rememberRequest, repeatedRequest, runQueued, runTurn } from '../chat.js';
 import { fail, invalid, isResponse, objectBody, ok } from '../respond.js';
 import type { Route } from '../router.js';
-import { CHAT_QUEUE_MAX } from '../world-schema-chat.js';
 import { guardApp } from './guard.js';
 
 /** Our choice: the service's own bound on one message is not documented. */

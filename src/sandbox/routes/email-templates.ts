@@ -1,11 +1,10 @@
-import { BUILTIN_EMAILS, render } from '../builtin-emails.js';
+import { BUILTIN_EMAILS, EMAIL_TYPES, isEmailType, render } from '../builtin-emails.js';
 import { fail, invalid, isResponse, ok } from '../respond.js';
 import type { Route, RouteContext } from '../router.js';
 import { iso, type State } from '../state.js';
 import type { SimResponse } from '../types.js';
 import type { Workspace } from '../world.js';
 import type { EmailTemplate } from '../world-schema-emails.js';
-import { EmailTypeSchema } from '../world-schema.js';
 import { guardFullAccess } from './full-access.js';
 
 /** Service facts: the list answers at most 200 templates, with no paging. */
@@ -36,17 +35,17 @@ export const previewEmail: Route = {
     const guarded = guardFullAccess(context, 'viewer');
     if (isResponse(guarded)) return guarded;
     const { app, workspace } = guarded;
-    const emailType = EmailTypeSchema.safeParse(context.params.email_type);
-    if (!emailType.success) {
-      return fail(404, `Unknown email type "${context.params.email_type}"; use one of ${EmailTypeSchema.options.join(', ')}.`);
+    const emailType = context.params.email_type;
+    if (!isEmailType(emailType)) {
+      return fail(404, `Unknown email type "${emailType}"; use one of ${EMAIL_TYPES.join(', ')}.`);
     }
     const limited = limit(context, workspace, 'preview');
     if (limited) return limited;
-    const own = app.email_templates.find((template) => template.email_type === emailType.data);
+    const own = app.email_templates.find((template) => template.email_type === emailType);
     // Spec 4.1: the app's own verification email is sent only from its own domain, after review.
-    const status = !own ? 'builtin' : emailType.data === 'email_verification' && !app.sends_from_own_domain ? 'custom_not_sent' : 'custom';
-    const sent = status === 'custom' && own ? own : BUILTIN_EMAILS[emailType.data];
-    return ok({ email_type: emailType.data, authored_status: status, subject: render(sent.subject, app.name), html: render(sent.html, app.name) });
+    const status = !own ? 'builtin' : emailType === 'email_verification' && !app.sends_from_own_domain ? 'custom_not_sent' : 'custom';
+    const sent = status === 'custom' && own ? own : BUILTIN_EMAILS[emailType];
+    return ok({ email_type: emailType, authored_status: status, subject: render(sent.subject, app.name), html: render(sent.html, app.name) });
   },
 };
 
