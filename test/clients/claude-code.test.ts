@@ -1,8 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/http.js';
-import type { HttpProcess } from '../http/harness.js';
+import { describe, expect, it } from 'vitest';
+import type { Sandbox } from '../../src/sandbox/http.js';
 import {
   CLI_TEST_TIMEOUT_MS,
   CLONE,
@@ -11,12 +10,10 @@ import {
   docBlock,
   expectListed,
   fill,
-  isolatedHome,
   PLACEHOLDER,
-  recordingProxy,
   sh,
   shOk,
-  startDocumentedHttp,
+  terminalFixtures,
   versionOf,
   type Home,
   type RecordingProxy,
@@ -33,27 +30,9 @@ const connected = (name: string) => new RegExp(`^${name}: .* - ✔ Connected$`, 
 
 describe(`Claude Code ${versionOf('claude')} with the lines of docs/clients.md`, { timeout: CLI_TEST_TIMEOUT_MS }, () => {
   let home: Home;
-  let http: HttpProcess;
   let proxy: RecordingProxy;
   let sandbox: Sandbox;
-
-  beforeAll(async () => {
-    [http, sandbox] = await Promise.all([startDocumentedHttp(), startSandbox()]);
-  });
-
-  afterAll(async () => {
-    await Promise.all([http?.stop(), sandbox?.close()]);
-  });
-
-  beforeEach(async () => {
-    home = isolatedHome();
-    proxy = await recordingProxy(http.url);
-  });
-
-  afterEach(async () => {
-    await proxy.close();
-    home.remove();
-  });
+  terminalFixtures((now) => ({ home, proxy, sandbox } = now));
 
   /** The real-API settings a user fills in: here the in-process sandbox and its demo owner. */
   function realApi(): Array<[string, string]> {

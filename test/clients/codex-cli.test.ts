@@ -1,8 +1,7 @@
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/http.js';
-import type { HttpProcess } from '../http/harness.js';
+import { describe, expect, it } from 'vitest';
+import type { Sandbox } from '../../src/sandbox/http.js';
 import {
   CLI_TEST_TIMEOUT_MS,
   CLONE,
@@ -12,12 +11,10 @@ import {
   docBlock,
   expectListed,
   fill,
-  isolatedHome,
   PLACEHOLDER,
-  recordingProxy,
   sh,
   shOk,
-  startDocumentedHttp,
+  terminalFixtures,
   versionOf,
   type Home,
   type RecordingProxy,
@@ -62,27 +59,9 @@ async function codexConnects(home: Home, name: string, env: Record<string, strin
 
 describe(`Codex CLI ${versionOf('codex')} with the lines of docs/clients.md`, { timeout: CLI_TEST_TIMEOUT_MS }, () => {
   let home: Home;
-  let http: HttpProcess;
   let proxy: RecordingProxy;
   let sandbox: Sandbox;
-
-  beforeAll(async () => {
-    [http, sandbox] = await Promise.all([startDocumentedHttp(), startSandbox()]);
-  });
-
-  afterAll(async () => {
-    await Promise.all([http?.stop(), sandbox?.close()]);
-  });
-
-  beforeEach(async () => {
-    home = isolatedHome();
-    proxy = await recordingProxy(http.url);
-  });
-
-  afterEach(async () => {
-    await proxy.close();
-    home.remove();
-  });
+  terminalFixtures((now) => ({ home, proxy, sandbox } = now));
 
   it('connects over stdio to the sandbox added with the documented `codex mcp add … -- node … --sandbox`', async () => {
     await shOk(fill(docBlock(SECTION, 'sh', 'codex mcp add app-management-sandbox').text, [[PLACEHOLDER.clone, CLONE]]), home);

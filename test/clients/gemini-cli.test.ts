@@ -1,8 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/http.js';
-import type { HttpProcess } from '../http/harness.js';
+import { describe, expect, it } from 'vitest';
+import type { Sandbox } from '../../src/sandbox/http.js';
 import {
   CLI_TEST_TIMEOUT_MS,
   CLONE,
@@ -11,12 +10,10 @@ import {
   docBlock,
   expectListed,
   fill,
-  isolatedHome,
   PLACEHOLDER,
-  recordingProxy,
   sh,
   shOk,
-  startDocumentedHttp,
+  terminalFixtures,
   versionOf,
   type Home,
   type RecordingProxy,
@@ -51,27 +48,9 @@ function projectServers(home: Home): Record<string, ServerEntry> {
 
 describe(`Gemini CLI ${versionOf('gemini')} with the lines of docs/clients.md`, { timeout: CLI_TEST_TIMEOUT_MS }, () => {
   let home: Home;
-  let http: HttpProcess;
   let proxy: RecordingProxy;
   let sandbox: Sandbox;
-
-  beforeAll(async () => {
-    [http, sandbox] = await Promise.all([startDocumentedHttp(), startSandbox()]);
-  });
-
-  afterAll(async () => {
-    await Promise.all([http?.stop(), sandbox?.close()]);
-  });
-
-  beforeEach(async () => {
-    home = isolatedHome();
-    proxy = await recordingProxy(http.url);
-  });
-
-  afterEach(async () => {
-    await proxy.close();
-    home.remove();
-  });
+  terminalFixtures((now) => ({ home, proxy, sandbox } = now));
 
   const sandboxLine = () => fill(docBlock(SECTION, 'sh', 'gemini mcp add app-management-sandbox').text, [[PLACEHOLDER.clone, CLONE]]);
 

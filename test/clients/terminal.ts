@@ -5,10 +5,11 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { startSandbox, type Sandbox } from '../../src/sandbox/http.js';
 import { startHttp, type HttpProcess } from '../http/harness.js';
 import { cleanEnv, type Exit } from '../process.js';
 
@@ -353,4 +354,36 @@ export async function codexServerStatus(home: Home, env: Record<string, string> 
   } finally {
     stop();
   }
+}
+
+/** What each terminal client's tests work with: the documented HTTP server and a sandbox (per file), a fresh home and a recording proxy (per test). */
+export interface TerminalFixtures {
+  home: Home;
+  http: HttpProcess;
+  proxy: RecordingProxy;
+  sandbox: Sandbox;
+}
+
+/**
+ * Registers, in the calling describe, the hooks that start and stop the fixtures, and hands them to
+ * `use` each time they change (after the file's start and before each test).
+ */
+export function terminalFixtures(use: (fixtures: TerminalFixtures) => void): void {
+  const now = {} as TerminalFixtures;
+  beforeAll(async () => {
+    [now.http, now.sandbox] = await Promise.all([startDocumentedHttp(), startSandbox()]);
+    use(now);
+  });
+  afterAll(async () => {
+    await Promise.all([now.http?.stop(), now.sandbox?.close()]);
+  });
+  beforeEach(async () => {
+    now.home = isolatedHome();
+    now.proxy = await recordingProxy(now.http.url);
+    use(now);
+  });
+  afterEach(async () => {
+    await now.proxy.close();
+    now.home.remove();
+  });
 }
