@@ -47,6 +47,21 @@ describe('README.md', () => {
     expect(lines).toBeLessThanOrEqual(MAX_README_LINES);
   });
 
+  it("gives the performance figures of the committed bench baseline, with its machine and date", () => {
+    const baseline = JSON.parse(readFileSync(`${ROOT}bench/baseline.json`, 'utf8')) as {
+      date: string;
+      machine: { node: string; cpu: string; cores: number };
+      versus: { ratios: Record<'cpuPerCallHttp' | 'throughput' | 'memory' | 'coldStartOverBare' | 'coldStartOverFloor', number> };
+    };
+    const section = readFileSync(`${ROOT}${README}`, 'utf8').split('## Performance')[1]!.split('\n## ')[0]!.replace(/\s+/g, ' ');
+    const { ratios } = baseline.versus;
+    const times = (ratio: number) => `${ratio.toFixed(2)}×`;
+    expect(section).toContain(`on ${baseline.date.slice(0, 10)} (Node ${baseline.machine.node.slice(1)}, ${baseline.machine.cpu}, ${baseline.machine.cores} cores`);
+    for (const figure of [`CPU per \`tools/call\` ${times(ratios.cpuPerCallHttp)}`, `throughput ${times(ratios.throughput)}`, `HTTP calls ${times(ratios.memory)}`, `${times(ratios.coldStartOverBare)} bare node`, `${times(ratios.coldStartOverFloor)} the floor`]) {
+      expect(section).toContain(figure);
+    }
+  });
+
   it('installs as CI does and tests with the command CI runs', () => {
     const [quickStart] = blocksUnder(README, 'Quick start', 'sh');
     expect(shellCommands(quickStart!.text)).toEqual(['npm ci && npm run sandbox', 'npm test']);
