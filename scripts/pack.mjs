@@ -1,7 +1,7 @@
 // Packs the MCP Bundle (`npm run pack` builds first): app-management-mcp.mcpb at the repo root, or at
 // the path given as the first argument. The bundle is made with `mcpb pack` from a staging folder that
 // holds only what runs: manifest.json, the minified dist/ (every chunk), a minimal package.json (so
-// Node reads dist/*.js as ES modules on every 20.x) and the README. No node_modules: esbuild inlines
+// Node reads dist/*.js as ES modules) and the README with the docs/ it links to. No node_modules: esbuild inlines
 // every dependency, and this script refuses to pack a dist/ that still imports a package.
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -55,10 +55,10 @@ mcpb('validate', join(root, 'manifest.json'));
 const stage = mkdtempSync(join(tmpdir(), 'app-management-mcp-pack-'));
 try {
   cpSync(join(root, 'manifest.json'), join(stage, 'manifest.json'));
-  // The V8 code cache is left out: it belongs to one Node version, and the bundle writes its own on first run.
-  cpSync(dist, join(stage, 'dist'), { recursive: true, filter: (path) => !path.endsWith('.cache') });
+  cpSync(dist, join(stage, 'dist'), { recursive: true });
   writeFileSync(join(stage, 'package.json'), `${JSON.stringify({ name: pkg.name, version: pkg.version, type: 'module' }, null, 2)}\n`);
-  for (const doc of ['README.md', 'LICENSE']) if (existsSync(join(root, doc))) cpSync(join(root, doc), join(stage, doc));
+  // The README's links point into docs/, so the docs travel with it.
+  for (const doc of ['README.md', 'LICENSE', 'docs']) if (existsSync(join(root, doc))) cpSync(join(root, doc), join(stage, doc), { recursive: true });
 
   rmSync(output, { force: true });
   mcpb('pack', stage, output);

@@ -85,13 +85,15 @@ describe('the MCP Bundle (.mcpb)', () => {
     return { base_url: sandbox.url, access_token: accessToken, api_key: apiKey, monitoring_api_key: monitoringApiKey };
   };
 
-  it('holds only the manifest, the built dist/, a minimal package.json and the README', () => {
+  it('holds only the manifest, the built dist/, a minimal package.json, and the README with the docs/ it links to', () => {
     expect(packLog).toMatch(/packed .*\(\d+ KiB/);
     const files = listing(unpacked);
-    const dist = listing(join(root, 'dist'))
-      .filter((file) => !file.endsWith('.cache')) // the V8 code cache is per Node version: not shipped
-      .map((file) => `dist/${file}`);
-    expect(files).toEqual(['README.md', ...dist, 'manifest.json', 'package.json'].sort());
+    const dist = listing(join(root, 'dist')).map((file) => `dist/${file}`);
+    const docs = listing(join(root, 'docs')).map((file) => `docs/${file}`);
+    expect(files).toEqual(['README.md', ...dist, ...docs, 'manifest.json', 'package.json'].sort());
+    const linked = [...readFileSync(join(unpacked, 'README.md'), 'utf8').matchAll(/\]\((docs\/[^)#]+)/g)].map((match) => match[1]!);
+    expect(linked.length).toBeGreaterThan(0);
+    expect(linked.filter((path) => !files.includes(path))).toEqual([]);
     expect(files.filter((file) => /(^|\/)(node_modules|src|test)\//.test(file))).toEqual([]);
     expect(JSON.parse(readFileSync(join(unpacked, 'manifest.json'), 'utf8'))).toEqual(manifest);
     expect(JSON.parse(readFileSync(join(unpacked, 'package.json'), 'utf8'))).toEqual({ name: pkg.name, version: pkg.version, type: 'module' });
