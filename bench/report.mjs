@@ -1,4 +1,5 @@
 // Markdown tables of a bench run (printed by run.mjs, pasted into docs/performance.md).
+import { OTEL_NAME } from './targets.mjs';
 
 const row = (cells) => `| ${cells.join(' | ')} |`;
 const table = (head, rows) => [row(head), row(head.map(() => '---')), ...rows.map(row)].join('\n');
@@ -73,6 +74,12 @@ export function markdown(results) {
       [
         ['`--sandbox` (server and sandbox in one process)', `${memory.afterInitialize} MiB`, `${memory.afterCalls} MiB (${n(memory.calls)} calls)`],
         ['live (API in another process)', `${overhead.rssMiB.afterInitialize} MiB`, `${overhead.rssMiB.afterCalls} MiB (${n(overhead.rssMiB.calls)} calls)`],
+        ...(context[OTEL_NAME]
+          ? [
+              ['live, OpenTelemetry off (the tools/list session)', `${context.ours.rssAfterInitializeMiB} MiB`, ''],
+              ['live, OpenTelemetry on (the same session)', `${context[OTEL_NAME].rssAfterInitializeMiB} MiB`, ''],
+            ]
+          : []),
         ...references.map((name) => [name, `${context[name].rssAfterInitializeMiB} MiB`, '']),
       ],
     ),

@@ -13,7 +13,7 @@ import { measureCompactness } from './compact.mjs';
 import { httpSettings, measureHttp } from './http.mjs';
 import { connectStdio, rssMiB } from './mcp.mjs';
 import { markdown } from './report.mjs';
-import { BARE_NAME, byName, coldStartTargets, FLOOR_NAME, REFERENCES } from './targets.mjs';
+import { BARE_NAME, byName, coldStartTargets, FLOOR_NAME, OTEL_NAME, REFERENCES } from './targets.mjs';
 import { contextCost } from './tokens.mjs';
 import { measureVersus, versusSettings } from './versus.mjs';
 
@@ -23,7 +23,8 @@ const log = (message) => process.stderr.write(`bench: ${message}\n`);
 
 async function contextCosts(targets) {
   const costs = {};
-  for (const name of ['ours', ...REFERENCES]) {
+  // Ours with OpenTelemetry on too, for its memory after initialize beside ours without it.
+  for (const name of ['ours', OTEL_NAME, ...REFERENCES]) {
     const session = await connectStdio(byName(targets, name));
     try {
       costs[name] = { ...(await contextCost(session.client)), rssAfterInitializeMiB: await rssMiB(session.pid) };

@@ -11,6 +11,8 @@ export const OURS = fileURLToPath(new URL('../dist/index.js', import.meta.url));
 export const FLOOR = fileURLToPath(new URL('./floor-server.mjs', import.meta.url));
 export const FLOOR_NAME = 'floor (one-tool SDK server)';
 export const BARE_NAME = 'bare node -e';
+/** Ours with OpenTelemetry turned on (its SDK loads at start-up); port 9 discards what it would export. */
+export const OTEL_NAME = 'ours, OpenTelemetry on';
 
 /** The environment without any APPMGMT_* setting of the caller's, plus `extra`. */
 export function cleanEnv(extra = {}) {
@@ -51,6 +53,7 @@ export function coldStartTargets() {
   return [
     node(BARE_NAME, BARE),
     node('ours', [OURS], cleanEnv(LIVE_ENV)),
+    node(OTEL_NAME, [OURS], cleanEnv({ ...LIVE_ENV, OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9' })),
     ...withoutExtraCaCerts(),
     node('ours, no code cache', [OURS], cleanEnv({ ...LIVE_ENV, NODE_DISABLE_COMPILE_CACHE: '1' })),
     node('ours --sandbox', [OURS, '--sandbox']),
