@@ -1,16 +1,15 @@
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { ApiClient } from '../../src/api/client.js';
-import type { Config } from '../../src/config.js';
 import { UnreachableError } from '../../src/errors.js';
 import type { AskApproval, FormAnswer } from '../../src/gate/approval.js';
 import { createGate, type Caller } from '../../src/gate/gate.js';
 import { callKey, lastWarningSlot, scopeDigest } from '../../src/gate/key.js';
 import { createRedisStore, KEY_PREFIX, StateStoreAmnesiaError, type RedisGateStore } from '../../src/gate/redis-store.js';
 import { silentLog } from '../../src/log.js';
-import { defineTool, type GatedTool, type ToolContext, type ToolResult } from '../../src/tools/define.js';
+import { defineTool, type GatedTool, type ToolResult } from '../../src/tools/define.js';
 import { redisSkipReason, startRedis, type RedisServer } from '../redis.js';
+import { gateToolContext } from './context.js';
 
 if (redisSkipReason) console.warn(redisSkipReason);
 
@@ -69,14 +68,7 @@ describe.skipIf(redisSkipReason !== undefined)('the gate when Redis loses its me
     const store = createRedisStore({ url: server.url, now: () => now.t, graceMs: GRACE_MS });
     stores.push(store);
     const gate = createGate({ store, now: () => now.t, config: { requireHumanConfirmation: rounds, approvalTimeoutMs }, log: silentLog });
-    const ctx = {
-      api: {} as ApiClient,
-      config: {} as Config,
-      clock: { now: () => now.t, sleep: async () => undefined },
-      signal: new AbortController().signal,
-      shutdown: new AbortController().signal,
-      progress: async () => undefined,
-    } satisfies ToolContext;
+    const ctx = gateToolContext(() => now.t);
     const caller = (retry?: { state: unknown; answer: FormAnswer }): Caller => ({ scope: ALICE, approval: rounds ? { kind: 'rounds', ...(retry ? { retry } : {}) } : { kind: 'none' } });
     return {
       store,

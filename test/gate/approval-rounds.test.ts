@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { ApiClient } from '../../src/api/client.js';
-import type { Config } from '../../src/config.js';
 import { RefusedError } from '../../src/errors.js';
 import type { ApprovalState, AskApproval, FormAnswer } from '../../src/gate/approval.js';
 import { createGate, type Caller } from '../../src/gate/gate.js';
 import { createMemoryStore } from '../../src/gate/store.js';
 import { silentLog } from '../../src/log.js';
-import { defineTool, type GatedTool, type ToolContext, type ToolResult } from '../../src/tools/define.js';
+import { defineTool, type GatedTool, type ToolResult } from '../../src/tools/define.js';
+import { gateToolContext } from './context.js';
 
 /**
  * The 2026-07-28 approval: a confirmed call first comes back with a form and a state; only the
@@ -37,14 +36,7 @@ function setup() {
   }) as unknown as GatedTool;
   const store = createMemoryStore({ now: () => now.t });
   const gate = createGate({ store, now: () => now.t, config: { requireHumanConfirmation: true, approvalTimeoutMs: TIMEOUT_MS }, log: silentLog });
-  const ctx = {
-    api: {} as ApiClient,
-    config: {} as Config,
-    clock: { now: () => now.t, sleep: async () => undefined },
-    signal: new AbortController().signal,
-    shutdown: new AbortController().signal,
-    progress: async () => undefined,
-  } satisfies ToolContext;
+  const ctx = gateToolContext(() => now.t);
   const as = (scope: string, retry?: { state: unknown; answer: FormAnswer | undefined }): Caller => ({
     scope,
     approval: { kind: 'rounds', ...(retry ? { retry } : {}) },

@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { ApiClient } from '../../src/api/client.js';
-import type { Config } from '../../src/config.js';
 import {
   AnswerTooLargeError,
   ApiError,
@@ -16,7 +14,8 @@ import { createGate } from '../../src/gate/gate.js';
 import { callKey, canonical, MAX_ARGUMENT_BYTES, scopeDigest } from '../../src/gate/key.js';
 import { CONFIRM_WINDOW_MS, createMemoryStore } from '../../src/gate/store.js';
 import { silentLog } from '../../src/log.js';
-import { defineTool, type GatedTool, type ToolContext } from '../../src/tools/define.js';
+import { defineTool, type GatedTool } from '../../src/tools/define.js';
+import { gateToolContext } from './context.js';
 
 /** A call result that is not a request for approval (no approval channel is offered in these tests). */
 function settled<T extends object>(result: T | AskApproval): T {
@@ -58,14 +57,7 @@ function setup(now = { t: 1_000_000 }) {
     newRequestId: () => `req-${now.t}`,
   });
   const gate = { call: async (...args: Parameters<typeof inner.call>) => settled(await inner.call(...args)) };
-  const ctx = {
-    api: {} as ApiClient,
-    config: {} as Config,
-    clock: { now: () => now.t, sleep: async () => undefined },
-    signal: new AbortController().signal,
-    shutdown: new AbortController().signal,
-    progress: async () => undefined,
-  } satisfies ToolContext;
+  const ctx = gateToolContext(() => now.t);
   return { gate, inner, store, ctx, now };
 }
 

@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { ApiClient } from '../../src/api/client.js';
-import type { Config } from '../../src/config.js';
 import { RefusedError, StateStoreUnavailableError } from '../../src/errors.js';
 import type { AskApproval, FormAnswer } from '../../src/gate/approval.js';
 import { createGate, type Caller } from '../../src/gate/gate.js';
@@ -9,8 +7,9 @@ import { StateStoreAmnesiaError } from '../../src/gate/redis-store.js';
 import { createMemoryStore } from '../../src/gate/store.js';
 import { silentLog } from '../../src/log.js';
 import { auditUser, createAuditTrail } from '../../src/observe/audit.js';
-import { defineTool, type GatedTool, type ToolContext } from '../../src/tools/define.js';
+import { defineTool, type GatedTool } from '../../src/tools/define.js';
 import { memorySink } from './audit-support.js';
+import { gateToolContext } from '../gate/context.js';
 
 /**
  * The gate's steps as the trail records them, where the end-to-end tests cannot easily reach:
@@ -46,14 +45,7 @@ function setup(requireHumanConfirmation = false) {
   const trail = memorySink();
   const audit = createAuditTrail({ sink: trail.sink, now: () => now.t, redact: (text) => text, log: silentLog });
   const gate = createGate({ store, now: () => now.t, config: { requireHumanConfirmation, approvalTimeoutMs: 60_000 }, log: silentLog, audit });
-  const ctx = {
-    api: {} as ApiClient,
-    config: {} as Config,
-    clock: { now: () => now.t, sleep: async () => undefined },
-    signal: new AbortController().signal,
-    shutdown: new AbortController().signal,
-    progress: async () => undefined,
-  } satisfies ToolContext;
+  const ctx = gateToolContext(() => now.t);
   const steps = () => trail.parsed().map((line) => `${line.step}:${line.outcome}${line.reason ? `:${line.reason}` : ''}`);
   return { tool, store, trail, gate, ctx, sent, steps };
 }
