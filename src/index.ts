@@ -34,13 +34,13 @@ async function main(argv: string[]): Promise<void> {
   redact = redactor([...serverCredentials, ...secretsOf(config)]);
   const log = createLog({ level: config.logLevel, redact });
   sandboxListening?.catch(exitOnStartError);
-  if (command.name === 'http') return runHttp(config, log, command, envCredentials, sandboxListening);
+  if (command.name === 'http') return runHttp(config, log, redact, command, envCredentials, sandboxListening);
 
   const [{ createServerFactory, trackCalls }, { serveStdio }] = await Promise.all([import('./server.js'), import('./transports/stdio.js')]);
   const shutdown = new AbortController();
   const calls = trackCalls();
   const store = await openStore(config, log);
-  const audit = await openAudit(config, log);
+  const audit = await openAudit(config, log, redact);
   // OpenTelemetry only when the OTEL_* environment asks for it: otherwise nothing of it loads.
   const telemetry = await startTelemetry(process.env, { log, transport: 'pipe', store });
   // With --sandbox, tool calls that come before the sandbox listens wait for it.
@@ -61,7 +61,14 @@ async function main(argv: string[]): Promise<void> {
  * Serves MCP over HTTP for a team: every request brings its user's credentials, never the server's
  * own (with --sandbox, a request without any uses the demo credentials). SIGTERM and SIGINT drain.
  */
-async function runHttp(config: Config, log: Log, command: { port: number; host: string; sandbox: boolean }, envCredentials: boolean, sandboxListening?: Promise<string>): Promise<void> {
+async function runHttp(
+  config: Config,
+  log: Log,
+  redact: Redact,
+  command: { port: number; host: string; sandbox: boolean },
+  envCredentials: boolean,
+  sandboxListening?: Promise<string>,
+): Promise<void> {
   const [{ createServerFactory }, { serveHttp }] = await Promise.all([import('./server.js'), import('./transports/http.js')]);
   // Each request's caller copies the configuration, so the sandbox's URL must be in it before the first.
   await sandboxListening;
@@ -75,7 +82,7 @@ async function runHttp(config: Config, log: Log, command: { port: number; host: 
   // Draining ends waits and polls at once, but lets requests on their way to the service finish
   // until the drain time is up; those still out then are cancelled, and answer OUTCOME UNKNOWN.
   const abortRequests = new AbortController();
-  const audit = await openAudit(config, log);
+  const audit = await openAudit(config, log, redact);
   const telemetry = await startTelemetry(process.env, { log, transport: 'tcp', store });
   const factory = createServerFactory({ config, log, store, shutdown: shutdown.signal, abortRequests: abortRequests.signal, stateSecret: config.stateSecret, audit, telemetry });
   const http = await serveHttp({
@@ -129,14 +136,15 @@ async function openStore(config: Config, log: Log) {
 /**
  * The audit trail of costly calls: appended to APPMGMT_AUDIT_LOG, else written to stderr as lines
  * marked `audit:` (over stdio too: MCP hosts keep a server's stderr in their logs, and a file
- * nobody asked for would be worse than a trail beside the log).
+ * nobody asked for would be worse than a trail beside the log). `redact` is the log's: the server's
+ * own credentials and, with --sandbox, the demo ones.
  * @throws ConfigError when the file cannot be opened for appending.
  */
-async function openAudit(config: Config, log: Log) {
+async function openAudit(config: Config, log: Log, redact: Redact) {
   const { checkAuditFile, createAuditTrail, fileSink, stderrSink } = await import('./observe/audit.js');
   if (config.auditLog) await checkAuditFile(config.auditLog, log);
   const sink = config.auditLog ? fileSink(config.auditLog) : stderrSink(process.stderr);
-  return createAuditTrail({ sink, now: Date.now, redact: redactor(secretsOf(config)), log });
+  return createAuditTrail({ sink, now: Date.now, redact, log });
 }
 
 /**
