@@ -3,35 +3,19 @@
 //                         compile it with a V8 code cache. The sandbox and the HTTP client stay behind
 //                         dynamic imports: they are compiled, but run only on first use.
 //   dist/index.js         the executable (src/bin.ts), which runs that file.
+// and the MCP Apps views beside them, one dist/NAME.view.html each (scripts/build-views.mjs).
 // The sandbox's built-in world goes in already validated (see builtInWorldAsJson). Then one short
 // session of the built server writes its code cache for this Node version, in the user's cache
 // directory (src/bin.ts says why not in dist/), so the first start after a build is as fast as
 // every later one. Nothing under dist/ changes after the build.
 import { spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { basename } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isDeepStrictEqual } from 'node:util';
 import { build } from 'esbuild';
-
-/**
- * zod re-exports all of its ~60 error-message locales (about 260 KiB minified, a fifth of the bundle)
- * as `z.locales`, which nothing here uses: its own default, English, is imported directly. Reading
- * and compiling them cost start-up time on every run, so the bundle gets a locales module with
- * English alone.
- */
-const zodEnglishOnly = {
-  name: 'zod-english-only',
-  setup(build) {
-    build.onResolve({ filter: /\/locales\/index\.js$/ }, (args) =>
-      /[\\/]zod[\\/]v4[\\/]/.test(args.importer) ? { path: join(args.resolveDir, args.path), namespace: 'zod-locales' } : undefined,
-    );
-    build.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({
-      contents: 'export { default as en } from "./en.js";',
-      resolveDir: dirname(args.path),
-    }));
-  },
-};
+import { buildViews } from './build-views.mjs';
+import { zodEnglishOnly } from './zod-english-only.mjs';
 
 /**
  * The SDK's default JSON Schema validator is Ajv (another 150 KiB), evaluated at start-up through
@@ -134,8 +118,10 @@ const bin = await build({
 });
 const outputs = Object.values({ ...server.metafile.outputs, ...otel.metafile.outputs, ...bin.metafile.outputs });
 const bytes = outputs.reduce((sum, out) => sum + out.bytes, 0);
+const views = await buildViews();
 await primeCodeCache();
-process.stderr.write(`built dist/ (${(bytes / 1024).toFixed(0)} KiB in ${outputs.length} files)\n`);
+const viewBytes = Object.values(views).reduce((sum, size) => sum + size, 0);
+process.stderr.write(`built dist/ (${(bytes / 1024).toFixed(0)} KiB in ${outputs.length} files, and ${Object.keys(views).length} views of ${(viewBytes / 1024).toFixed(0)} KiB)\n`);
 
 /** Runs the server through initialize and tools/list for a session long enough that src/bin.ts writes its code cache. */
 async function primeCodeCache() {

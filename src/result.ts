@@ -7,7 +7,12 @@ import type { ToolResult } from './tools/define.js';
 export interface Shown {
   redact: Redact;
   sandbox: boolean;
+  /** The client declares the MCP Apps extension: a result's view data goes in its `_meta`. */
+  views?: boolean;
 }
+
+/** Where a result carries the data of its MCP Apps view (ToolResult.view). */
+export const VIEW_META_KEY = 'app-management/view';
 
 /**
  * A tool's result as the client receives it: the text with its next step, and the structured facts
@@ -19,8 +24,10 @@ export function present(result: ToolResult, options: Shown): CallToolResult {
   const { redact, sandbox } = options;
   const text = redact(strip(`${sandbox ? '[sandbox] ' : ''}${result.text}\nNext: ${result.next}`));
   const facts = { ...result.structured, ...(result.isError ? { error: result.text } : {}), next: result.next };
-  const structured = mapStrings(facts, (value) => redact(strip(value)));
-  return { content: [{ type: 'text', text }], structuredContent: structured, ...(result.isError ? { isError: true } : {}) };
+  const shown = (value: string) => redact(strip(value));
+  const structured = mapStrings(facts, shown);
+  const view = options.views && result.view ? { _meta: { [VIEW_META_KEY]: mapStrings(result.view, shown) } } : {};
+  return { content: [{ type: 'text', text }], structuredContent: structured, ...(result.isError ? { isError: true } : {}), ...view };
 }
 
 /** An error as the client receives it: the text as it always was, and `{error, next}` for clients that read only structured results. */

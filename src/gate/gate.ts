@@ -161,14 +161,15 @@ export function createGate({ store, now, config, log, newRequestId = randomUUID,
     const earlier = await store.unknownOutcome(key);
     const done = await store.completed(key);
     const requestId = tool.gate.requestId ? (earlier?.requestId ?? newRequestId()) : undefined;
-    const recorded = await store.warn(key, slot, { at: now(), ...(requestId ? { requestId } : {}) }, user);
+    const at = now();
+    const recorded = await store.warn(key, slot, { at, ...(requestId ? { requestId } : {}) }, user);
     if (!recorded.ok) {
       return recorded.why === 'in_flight'
         ? refused(trail, 'in_flight', inFlightResult(tool, recorded.inFlight.since))
         : refused(trail, 'store_full', fullResult(tool, recorded.records));
     }
     await trail.warned(warning.cost, requestId);
-    return warningResult(tool, warning, earlier, done);
+    return warningResult(tool, warning, earlier, done, at);
   }
 
   async function act(
@@ -272,7 +273,7 @@ function unknownWhat(error: unknown, log: Log, tool: string): string {
 
 const time = (ms: number) => new Date(ms).toISOString();
 
-function warningResult(tool: GatedTool, warning: Warning, earlier: UnknownOutcome | undefined, done: Completed | undefined): ToolResult {
+function warningResult(tool: GatedTool, warning: Warning, earlier: UnknownOutcome | undefined, done: Completed | undefined, at: number): ToolResult {
   const lines = ['CONFIRMATION NEEDED. Nothing was sent.'];
   if (done) lines.push(`ALREADY DONE: this exact call (same arguments) was carried out at ${time(done.at)}: ${done.summary}. Confirming this warning does it a SECOND time.`);
   if (earlier) {
@@ -293,6 +294,8 @@ function warningResult(tool: GatedTool, warning: Warning, earlier: UnknownOutcom
       cost: warning.cost,
       ...(attempts.length ? { earlier_attempt: attempts.join('; ') } : {}),
     },
+    // For the confirmation card (views/confirmation-card.ts): the request lines and when the warning lapses.
+    view: { action: warning.action, details: warning.details, cost: warning.cost, expires_at: new Date(at + CONFIRM_WINDOW_MS).toISOString() },
   };
 }
 

@@ -47,6 +47,12 @@ export interface ToolResult {
   structured?: Record<string, unknown>;
   /** A 200 that reports failure is still a failure: the client gets `error` (the text) and `next` in the structured part. */
   isError?: boolean;
+  /**
+   * What an MCP Apps view of this result shows beyond the facts (titles, captions, the warning's
+   * lines): sent in the result's `_meta` (src/apps.ts VIEW_META_KEY), which the model does not see,
+   * and only to clients that declare the extension. Untrusted strings stay data: views render text.
+   */
+  view?: Record<string, unknown>;
 }
 
 /** What a confirmed call will do, shown before anything is sent. */
