@@ -47,11 +47,6 @@ const UNTESTABLE = {
     'sep-2575-server-sends-prompts-list-changed-on-subscription': /^Mutated the prompt list but no notifications\/prompts\/list_changed arrived/,
     'sep-2575-server-sends-tools-list-changed-on-subscription': /^Mutated the tool list but no notifications\/tools\/list_changed arrived/,
   },
-  caching: {
-    // No resources capability: the method is not found, as it should be.
-    'sep-2549-resources-list-caching-hints': /^resources\/list returned JSON-RPC error -32601/,
-    'sep-2549-resources-templates-list-caching-hints': /^resources\/templates\/list returned JSON-RPC error -32601/,
-  },
 };
 
 const SESSION_ERA = ['server-initialize', 'ping', 'tools-list', 'prompts-list'];

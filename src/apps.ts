@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import type { ClientCapabilities, McpServer, ServerContext, Tool } from '@modelcontextprotocol/server';
-import { CLIENT_CAPABILITIES_META_KEY, ResourceNotFoundError } from '@modelcontextprotocol/server';
-import { getUiCapability, RESOURCE_MIME_TYPE, RESOURCE_URI_META_KEY } from '@modelcontextprotocol/ext-apps/server';
+import { CLIENT_CAPABILITIES_META_KEY } from '@modelcontextprotocol/server';
+import { getUiCapability, registerAppResource, RESOURCE_MIME_TYPE, RESOURCE_URI_META_KEY } from '@modelcontextprotocol/ext-apps/server';
 
 /**
  * MCP Apps views (the `io.modelcontextprotocol/ui` extension): HTML pages a host shows in a sandboxed
@@ -82,22 +82,23 @@ export function showsViews(server: McpServer, ctx: ServerContext): boolean {
 }
 
 /**
- * Registers resources/list and resources/read for the views. The list is empty for a client without
- * the extension; a read of a view's URI works for anyone (it is the same public page for everyone).
+ * Registers every view as a `ui://` resource with the extension's own helper, then narrows
+ * resources/list: empty for a client without the extension, which so sees no resource it cannot use.
+ * A read of a view's URI works for anyone: it is the same public page for everyone.
  */
 export function registerViews(server: McpServer): void {
   const all = Object.values(VIEWS);
-  server.server.registerCapabilities({ resources: {} });
+  for (const view of all) {
+    const uri = viewUri(view);
+    registerAppResource(server, view.title, uri, { description: view.description, _meta: RESOURCE_META }, async () => ({
+      contents: [{ uri, mimeType: RESOURCE_MIME_TYPE, text: await viewHtml(view.name), _meta: RESOURCE_META }],
+    }));
+  }
   server.server.setRequestHandler('resources/list', (_request, ctx) => ({
     resources: showsViews(server, ctx)
-      ? all.map((view) => ({ uri: viewUri(view), name: view.name, title: view.title, description: view.description, mimeType: RESOURCE_MIME_TYPE, _meta: RESOURCE_META }))
+      ? all.map((view) => ({ uri: viewUri(view), name: view.title, description: view.description, mimeType: RESOURCE_MIME_TYPE, _meta: RESOURCE_META }))
       : [],
   }));
-  server.server.setRequestHandler('resources/read', async (request) => {
-    const view = all.find((candidate) => viewUri(candidate) === request.params.uri);
-    if (!view) throw new ResourceNotFoundError(request.params.uri);
-    return { contents: [{ uri: viewUri(view), mimeType: RESOURCE_MIME_TYPE, text: await viewHtml(view.name), _meta: RESOURCE_META }] };
-  });
 }
 
 /**

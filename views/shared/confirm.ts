@@ -27,6 +27,21 @@ function expiryLine(expiresAt: unknown): string {
   return `Approve by ${time}: the warning expires then (10 minutes after it was given). Nothing has been sent yet.`;
 }
 
+/** The warning's lines as a list; the lines the gate indents with "- " (the request's fields) nest under the line before. */
+function detailList(lines: string[]): HTMLElement {
+  const list = h('ul', { class: 'details' });
+  let fields: HTMLElement | undefined;
+  for (const line of lines) {
+    const field = /^- (.*)$/s.exec(line);
+    const parent = list.lastElementChild;
+    if (field && parent) {
+      if (!fields || fields.parentElement !== parent) parent.append((fields = h('ul', { class: 'fields' })));
+      fields.append(h('li', {}, field[1]!));
+    } else list.append(h('li', {}, line));
+  }
+  return list;
+}
+
 /**
  * A card for `warning`, the answer of `tool` called with `args` (without confirm). `onAnswer` gets the
  * confirmed call's result, for a view that shows its effect (a campaign's new status, say).
@@ -43,7 +58,7 @@ export function confirmationPanel(view: View, tool: string, args: Record<string,
     { class: 'confirmation' },
     h('h1', { class: 'action' }, String(facts.action ?? shown.action ?? '')),
     h('h2', {}, 'What will be sent'),
-    h('ul', { class: 'details' }, ...details.map((line) => h('li', {}, line))),
+    detailList(details),
     h('p', { class: 'cost' }, h('span', { class: 'label' }, 'Cost'), ' ', h('span', { class: 'cost-value' }, String(facts.cost ?? ''))),
     h('p', { class: 'muted expiry' }, expiryLine(shown.expires_at)),
     typeof facts.earlier_attempt === 'string' ? h('p', { class: 'muted earlier' }, `Earlier attempt: ${facts.earlier_attempt}`) : null,
