@@ -11,6 +11,18 @@ export function statusText(status: string): string {
   return status === 'REMOVED' ? `${shown} (deleted, kept for reporting)` : shown;
 }
 
+/** What each status means for spend, in the words the model and the campaigns view both read. */
+const STATUS_MEANING: Record<string, string> = {
+  ENABLED: 'serving once the ad platform allows it; it spends up to about the daily budget each day',
+  PAUSED: 'not serving; nothing new is spent until it is resumed',
+  REMOVED: 'deleted for good; kept only for reporting and cannot be changed',
+};
+
+/** The status's meaning, or undefined for a status the service does not document (UNKNOWN, say). */
+export function statusMeaning(status: string): string | undefined {
+  return Object.hasOwn(STATUS_MEANING, status) ? STATUS_MEANING[status] : undefined;
+}
+
 /** "20.00 a day, roughly 608.00 a month". */
 export function budgetText(micros: number): string {
   return `${money(micros)} a day, roughly ${money(monthly(micros))} a month`;

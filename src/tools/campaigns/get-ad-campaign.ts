@@ -4,17 +4,11 @@ import { idText, quote, sanitize } from '../../text.js';
 import { defineTool } from '../define.js';
 import { appId, id } from '../fields.js';
 import { nextCall } from '../format.js';
-import { budgetText, campaignLabel, statusText } from './campaign-view.js';
+import { budgetText, campaignLabel, statusMeaning, statusText } from './campaign-view.js';
 
 // Bounds that keep one result small whatever the service sends.
 const MAX_GEO = 20;
 const MAX_REASONS = 10;
-
-const MEANING: Record<string, string> = {
-  ENABLED: 'serving once the ad platform allows it; it spends up to about the daily budget each day',
-  PAUSED: 'not serving; nothing new is spent until it is resumed',
-  REMOVED: 'deleted for good; kept only for reporting and cannot be changed',
-};
 
 export const getAdCampaign = defineTool({
   name: 'get_ad_campaign',
@@ -61,6 +55,7 @@ export const getAdCampaign = defineTool({
           ? 'Nothing more: the campaign is deleted (REMOVED) and kept only for reporting.'
           : `See what to improve with ${nextCall(config, 'list_campaign_suggestions', { app_id, campaign_id: campaign.id })}.`,
       structured: facts,
+      view: viewData(app_id, campaign, facts, clock.now()),
     };
   },
 });
@@ -89,7 +84,7 @@ function factsOf(campaign: Campaign) {
 
 function describe(app: string, campaign: Campaign, facts: ReturnType<typeof factsOf>, now: number): string {
   const budget = typeof campaign.daily_budget_micros === 'number' ? `daily budget ${budgetText(campaign.daily_budget_micros)}` : 'daily budget not given';
-  const meaning = MEANING[facts.status];
+  const meaning = statusMeaning(facts.status);
   const platform = [
     facts.adnet_campaign_id ? `adnet id ${idText(facts.adnet_campaign_id)}` : 'adnet id: still being pushed to the ad platform',
     `primary status ${facts.primary_status ? idText(facts.primary_status) : 'not given'}${facts.primary_status_reasons.length ? ` (${facts.primary_status_reasons.map(idText).join(', ')})` : ''}`,
@@ -105,6 +100,20 @@ function describe(app: string, campaign: Campaign, facts: ReturnType<typeof fact
     `Landing page ${quote(facts.landing_page, 300)}; geo targets ${geo}; phone ${facts.phone_number ? quote(facts.phone_number, 40) : 'none'}.`,
     `Learning period: ${learning(facts.learning_ends_at, now)}; last changed ${facts.updated_date || 'unknown'}.`,
   ].join('\n');
+}
+
+/** What the campaigns view shows beside the facts: the status, budget, serving and learning lines in the text's own words. */
+function viewData(app: string, campaign: Campaign, facts: ReturnType<typeof factsOf>, now: number) {
+  const meaning = statusMeaning(facts.status);
+  const micros = campaign.daily_budget_micros;
+  return {
+    app_id: app,
+    status_text: statusText(facts.status),
+    ...(meaning ? { status_meaning: meaning } : {}),
+    ...(typeof micros === 'number' ? { budget: budgetText(micros) } : {}),
+    serving: servingText(facts.status, facts.serving_status),
+    learning: learning(facts.learning_ends_at, now),
+  };
 }
 
 /** What the ad platform reports as serving, while the service's own status says the campaign cannot serve. */

@@ -4,7 +4,7 @@ import { idText, quote, sanitize } from '../../text.js';
 import { defineTool } from '../define.js';
 import { appId, whole } from '../fields.js';
 import { approxTokens, fitBudget, money, nextCall, plural, today } from '../format.js';
-import { statusText } from './campaign-view.js';
+import { statusMeaning, statusText } from './campaign-view.js';
 
 /** Service facts: at most 50 rows, no paging, nothing says when more exist. */
 const SERVICE_MAX = 50;
@@ -84,9 +84,23 @@ export const listAdCampaigns = defineTool({
         campaigns: rows,
         ...(nextSkip !== undefined ? { next_skip: nextSkip } : {}),
       },
+      view: viewData(app_id, rows, all.slice(skip, skip + rows.length), include_metrics),
     };
   },
 });
+
+/**
+ * What the campaigns view shows beside the facts: each status on this page in the text's words, and
+ * the rows whose metric zeros mean "not available yet" (the text says only that some are).
+ */
+function viewData(app: string, rows: Row[], page: CampaignRow[], metrics: boolean) {
+  const statuses = [...new Set(rows.map((row) => row.status))].map((status) => {
+    const meaning = statusMeaning(status);
+    return { status, shown: statusText(status), ...(meaning ? { meaning } : {}) };
+  });
+  const pending = metrics ? rows.filter((_row, index) => page[index]?.metrics_pending === true).map((row) => row.campaign_id) : [];
+  return { app_id: app, statuses, metrics_pending: pending };
+}
 
 /** `metrics`: today's date when metrics were asked for, else false. */
 function header(app: string, count: number, skip: number, shown: number, metrics: string | false, pending: boolean): string {
