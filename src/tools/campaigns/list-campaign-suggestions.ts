@@ -17,6 +17,12 @@ const DESCRIBED = 3;
 const DESCRIPTION_MAX = 80;
 /** Far beyond any campaign's suggestions; only bounds the input. */
 const MAX_SKIP = 10_000;
+// The view (issue 20) shows what the facts leave out, for the rows this page shows: a title fits a line,
+// a description a short paragraph; the model never sees either through it (the view data is in _meta).
+const VIEW_TITLE_MAX = 160;
+const VIEW_DESCRIPTION_MAX = 600;
+/** dismiss_campaign_suggestion accepts 1-200 characters (service facts). */
+const MAX_INSIGHT_ID = 200;
 
 // No title or description: untrusted prose stays in the text, scripts get what they act on.
 const SuggestionFacts = z.object({
@@ -80,6 +86,7 @@ export const listCampaignSuggestions = defineTool({
       text: describe(campaign_id, sorted, rows, adnetIncluded, page),
       next: rest > 0 ? `${next} The other ${plural(rest, 'suggestion')}: ${page.more}.` : next,
       structured: { campaign_id, count: sorted.length, adnet_included: adnetIncluded, ...grouped, ...(rest > 0 ? { next_skip: skip + rows.length } : {}) },
+      view: { suggestions: rows.map(viewRow) },
     };
   },
 });
@@ -101,13 +108,27 @@ interface Row {
   severity: string;
   fact: Facts;
   text: string;
+  suggestion: Suggestion;
+}
+
+/**
+ * A shown row's title and description for the view, keyed by its facts' id. `dismissable`: that id is
+ * the suggestion's own, unchanged by sanitizing and within what dismiss_campaign_suggestion accepts.
+ */
+function viewRow({ fact, suggestion }: Row) {
+  return {
+    id: fact.id,
+    title: sanitize(suggestion.title, VIEW_TITLE_MAX),
+    description: sanitize(suggestion.description ?? '', VIEW_DESCRIPTION_MAX),
+    dismissable: fact.id === suggestion.id && fact.id.length > 0 && fact.id.length <= MAX_INSIGHT_ID,
+  };
 }
 
 /** The most severe suggestions that fit the row limits, each as its facts and its text line. */
 function fit(sorted: Suggestion[], campaign: string, skip: number): Row[] {
   const rows = sorted.slice(0, MAX_SHOWN).map((suggestion, index): Row => {
     const fact = toFacts(suggestion, campaign);
-    return { severity: sanitize(suggestion.severity, 20).toLowerCase(), fact, text: line(fact, suggestion, skip + index < DESCRIBED) };
+    return { severity: sanitize(suggestion.severity, 20).toLowerCase(), fact, text: line(fact, suggestion, skip + index < DESCRIBED), suggestion };
   });
   return fitBudget(rows, ROWS_BUDGET, (row) => approxTokens(row.text) + approxTokens(JSON.stringify(row.fact)));
 }
