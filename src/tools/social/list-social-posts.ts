@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { SocialPost } from '../../api/schemas.js';
+import { sanitize } from '../../text.js';
 import { defineTool } from '../define.js';
 import { appId, text, whole } from '../fields.js';
 import { approxTokens, fitBudget, nextCall, plural, today, todayLine } from '../format.js';
@@ -14,6 +15,8 @@ const RESULT_BUDGET = 2_300;
 const PAGING_TOKENS = 60;
 /** A calendar grows without bound (service facts); this only bounds the input. */
 const MAX_SKIP = 100_000;
+/** A caption in the calendar view (never in the model's text): two lines of a narrow grid cell. */
+const CAPTION_MAX = 200;
 
 const Count = z.strictObject({ name: z.string(), count: z.number() });
 const Post = z.strictObject({
@@ -97,6 +100,8 @@ export const listSocialPosts = defineTool({
       text: describeCalendar({ ...summary, skip, lines: shown.map((row) => row.line) }),
       next: more ? `${next} The other ${plural(matching.length - nextSkip!, 'matching post')}: ${more}.` : next,
       structured: { ...facts, posts: shown.map((row) => row.facts), ...(nextSkip !== undefined ? { next_skip: nextSkip } : {}) },
+      // The calendar view shows each listed post's caption, which the model's text leaves out.
+      view: { posts: matching.slice(skip, skip + shown.length).map((post) => ({ id: sanitize(post.id ?? '', 100), caption: sanitize(post.body ?? '', CAPTION_MAX) })) },
     };
   },
 });
