@@ -5,6 +5,8 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { expect } from 'vitest';
+import { realClock } from '../../src/clock.js';
+import { startSandbox } from '../../src/sandbox/http.js';
 import { connect, type Harness } from '../helpers.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
@@ -75,13 +77,26 @@ export interface Opened {
   frames: FrameLocator[];
 }
 
+/** Chromium paints a frame only within the viewport: tall enough for the longest view's picture. */
+const VIEWPORT_HEIGHT = 2_400;
+
+/**
+ * A server whose tools tell time by the sandbox's clock, which stands still at its start (2026-11-02
+ * 09:00 UTC): the same dates and expiry in every run, so the pictures change only with the views.
+ */
+export async function viewHarness(): Promise<Harness> {
+  const sandbox = await startSandbox({ control: true });
+  const harness = await connect({ sandbox, capabilities: UI_CAPABILITIES, clock: { now: () => sandbox.clock.now(), sleep: realClock.sleep } });
+  return { ...harness, close: async () => { await harness.close(); await sandbox.close(); } };
+}
+
 /** A fresh server (sandbox behind it) and a host page in its own browser context, in UTC. */
 export async function hostPage(browsing: Browsing, options: { harness?: Harness; theme?: Theme } = {}): Promise<HostPage> {
-  const harness = options.harness ?? (await connect({ capabilities: UI_CAPABILITIES }));
+  const harness = options.harness ?? (await viewHarness());
   const context = await browsing.browser.newContext({
     timezoneId: 'UTC',
     locale: 'en-US',
-    viewport: { width: CHAT_WIDTH, height: 900 },
+    viewport: { width: CHAT_WIDTH, height: VIEWPORT_HEIGHT },
     colorScheme: options.theme ?? 'light',
   });
   const page = await context.newPage();
