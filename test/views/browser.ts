@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { expect } from 'vitest';
 import { realClock } from '../../src/clock.js';
-import { startSandbox } from '../../src/sandbox/http.js';
+import { startSandbox, type Sandbox } from '../../src/sandbox/http.js';
 import { connect, type Harness } from '../helpers.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
@@ -84,10 +84,11 @@ const VIEWPORT_HEIGHT = 2_400;
  * A server whose tools tell time by the sandbox's clock, which stands still at its start (2026-11-02
  * 09:00 UTC): the same dates and expiry in every run, so the pictures change only with the views.
  */
-export async function viewHarness(): Promise<Harness> {
-  const sandbox = await startSandbox({ control: true });
+export async function viewHarness(given?: Sandbox): Promise<Harness> {
+  const sandbox = given ?? (await startSandbox({ control: true }));
   const harness = await connect({ sandbox, capabilities: UI_CAPABILITIES, clock: { now: () => sandbox.clock.now(), sleep: realClock.sleep } });
-  return { ...harness, close: async () => { await harness.close(); await sandbox.close(); } };
+  // A sandbox the caller gave stays the caller's to close.
+  return given ? harness : { ...harness, close: async () => { await harness.close(); await sandbox.close(); } };
 }
 
 /** A fresh server (sandbox behind it) and a host page in its own browser context, in UTC. */

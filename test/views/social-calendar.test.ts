@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { realClock } from '../../src/clock.js';
 import { DEFAULT_WORLD } from '../../src/sandbox/default-world.js';
 import { DEFAULT_POSTS } from '../../src/sandbox/default-world-social.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/http.js';
 import { parseWorld, type WorldInput } from '../../src/sandbox/world.js';
 import { connect } from '../helpers.js';
-import { browserAvailable, frameOf, hostPage, startBrowser, UI_CAPABILITIES, type Browsing, type HostPage, type Theme } from './browser.js';
+import { browserAvailable, frameOf, hostPage, startBrowser, UI_CAPABILITIES, viewHarness, type Browsing, type HostPage, type Theme } from './browser.js';
 
 type FrameLocator = import('playwright-core').FrameLocator;
 
@@ -51,11 +50,11 @@ const post = (id: string, offset: number, extra: Partial<NewPost> = {}): NewPost
   ...extra,
 });
 
-/** A server whose tools tell time by the sandbox's clock (today is 2026-11-02), over a sandbox holding `extra` posts too. */
+/** A host page over a sandbox holding `extra` posts too (today is the sandbox's 2026-11-02). */
 async function calendarHost(browsing: Browsing, extra: NewPost[] = [], theme: Theme = 'light'): Promise<{ host: HostPage; sandbox: Sandbox; close(): Promise<void> }> {
   const world = parseWorld({ ...DEFAULT_WORLD, posts: [...DEFAULT_POSTS!, ...extra] });
   const sandbox = await startSandbox({ control: true, world });
-  const harness = await connect({ sandbox, capabilities: UI_CAPABILITIES, clock: { now: () => sandbox.clock.now(), sleep: realClock.sleep } });
+  const harness = await viewHarness(sandbox);
   const host = await hostPage(browsing, { harness, theme });
   return {
     host,

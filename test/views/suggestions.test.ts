@@ -4,7 +4,7 @@ import { startSandbox, type Sandbox } from '../../src/sandbox/http.js';
 import { parseWorld, type WorldInput } from '../../src/sandbox/world.js';
 import { connect, type Harness } from '../helpers.js';
 import type { FrameLocator } from 'playwright-core';
-import { browserAvailable, frameOf, hostPage, startBrowser, UI_CAPABILITIES, type Browsing, type HostPage } from './browser.js';
+import { browserAvailable, frameOf, hostPage, startBrowser, UI_CAPABILITIES, viewHarness, type Browsing, type HostPage } from './browser.js';
 
 const DEMO = { app_id: 'app_demo', campaign_id: 'cmp_demo' };
 const MANY = { app_id: 'app_demo', campaign_id: 'cmp_many' };
@@ -94,7 +94,7 @@ describe.skipIf(!browserAvailable)('the suggestions view in headless Chromium', 
   /** A host page whose sandbox holds the default world plus cmp_many with `recommendations`. */
   async function seeded(recommendations: Recommendation[]): Promise<HostPage> {
     sandbox = await startSandbox({ control: true, world: worldWith(recommendations) });
-    return hostPage(browsing, { harness: await connect({ capabilities: UI_CAPABILITIES, sandbox }) });
+    return hostPage(browsing, { harness: await viewHarness(sandbox) });
   }
 
   it('shows every suggestion of a real result under its severity, with the title and description the sandbox holds', async () => {
@@ -264,7 +264,7 @@ describe.skipIf(!browserAvailable)('the suggestions view pictured dark', () => {
       ]),
     });
     const browsing = await startBrowser();
-    const host = await hostPage(browsing, { theme: 'dark', harness: await connect({ capabilities: UI_CAPABILITIES, sandbox }) });
+    const host = await hostPage(browsing, { theme: 'dark', harness: await viewHarness(sandbox) });
     try {
       const { frames } = await host.open('list_campaign_suggestions', MANY, { theme: 'dark' });
       await frames[0]!.locator('.suggestion[data-id="adnet_rec_budget_many"] .apply').click();
