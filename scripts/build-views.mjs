@@ -1,5 +1,5 @@
-// Builds each MCP Apps view (views/NAME.html with views/NAME.ts, and views/NAME.css after the shared
-// views/shared/base.css) into one
+// Builds each MCP Apps view (views/NAME.html: its title and markup, in views/shared/page.html; with
+// views/NAME.ts, and views/NAME.css after the shared views/shared/base.css) into one
 // self-contained page, dist/NAME.view.html (flat: test/start-up.test.ts reads every entry of dist/ as
 // a file). The script, with the extension's App class, is bundled and minified by esbuild; the page
 // carries it gzip-compressed and unpacks it with the browser's own DecompressionStream, because the
@@ -92,8 +92,15 @@ async function buildView(name) {
   const packed = gzipSync(result.outputFiles[0].contents, { level: 9 }).toString('base64');
   const style = `${source('shared/base.css')}\n${source(`${name}.css`)}`.replace(/<\/style/gi, '<\\/style');
   const scripts = `<script type="application/gzip;base64" id="packed">${packed}</script>\n<script type="module">${LOADER}</script>`;
-  // Function replacers: a "$" in the code is not a replacement pattern.
-  return source(`${name}.html`).replace('/*STYLE*/', () => style).replace('<!--SCRIPT-->', () => scripts);
+  // The view's file is its <title> and the body's markup; the page around it (with the one CSP
+  // every view declares) is shared. Function replacers: a "$" in the code is not a replacement pattern.
+  const [, title, body] = /^(<title>[^<]*<\/title>)\n([\s\S]*)$/.exec(source(`${name}.html`)) ?? [];
+  if (title === undefined) throw new Error(`views/${name}.html must start with its <title> line`);
+  return source('shared/page.html')
+    .replace('<!--TITLE-->', () => title)
+    .replace('<!--BODY-->', () => body.trimEnd())
+    .replace('/*STYLE*/', () => style)
+    .replace('<!--SCRIPT-->', () => scripts);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

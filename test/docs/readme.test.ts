@@ -67,7 +67,7 @@ describe('README.md', () => {
     expect(shellCommands(quickStart!.text)).toEqual(['npm ci && npm run sandbox', 'npm test']);
     expect(ciRun).toMatch(/^npm ci\b/m);
     expect(ciRun).toMatch(/^npm test$/m);
-    expect(pkg.scripts.test).toMatch(/npm run build && tsc --noEmit && vitest run$/);
+    expect(pkg.scripts.test).toMatch(/npm run build && tsc --noEmit && tsc -p views && vitest run$/);
   });
 
   it('npm run sandbox builds, then answers initialize on stdio and exits when stdin closes', async () => {
