@@ -34,8 +34,10 @@ export interface Browsing {
   close(): Promise<void>;
 }
 
-/** Builds the views and the host page's script, and starts Chromium. */
-export async function startBrowser(): Promise<Browsing> {
+/** The views built and the host page bundled once per test file, however many browsers it starts. */
+let prepared: Promise<string> | undefined;
+
+async function prepare(): Promise<string> {
   const { buildViews } = await import('../../scripts/build-views.mjs');
   await buildViews();
   const bundled = await build({
@@ -44,11 +46,18 @@ export async function startBrowser(): Promise<Browsing> {
     write: false,
     format: 'iife',
     platform: 'browser',
+    minify: true,
     logLevel: 'silent',
   });
+  return bundled.outputFiles[0]!.text;
+}
+
+/** Builds the views and the host page's script (once), and starts Chromium. */
+export async function startBrowser(): Promise<Browsing> {
+  const hostScript = await (prepared ??= prepare());
   const { chromium } = await import('playwright-core');
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true });
-  return { browser, hostScript: bundled.outputFiles[0]!.text, close: () => browser.close() };
+  return { browser, hostScript, close: () => browser.close() };
 }
 
 export interface HostPage {
