@@ -1,0 +1,73 @@
+// The one-campaign card (get_ad_campaign): name, status in the server's own words, budget, landing
+// page, ad platform and review statuses, targets and the rest of the record as a definition list,
+// with the action the status allows; after an action, the card is read again and redrawn in place
+// while the action's outcome stays below it.
+import { factsOf, textOf, viewOf, type ToolResultLike, type View } from '../shared/app.js';
+import { h, money } from '../shared/dom.js';
+import { actionFor, type Place } from './actions.js';
+import { num, str } from './rows.js';
+
+function field(label: string, ...value: Array<Node | string>): HTMLElement[] {
+  return [h('dt', {}, label), h('dd', {}, ...value)];
+}
+
+function platformLine(facts: Record<string, unknown>): string {
+  const primary = str(facts.primary_status);
+  const reasons = Array.isArray(facts.primary_status_reasons) ? facts.primary_status_reasons.map(String) : [];
+  if (!primary) return 'not given';
+  return reasons.length > 0 ? `${primary} (${reasons.join(', ')})` : primary;
+}
+
+function geoLine(facts: Record<string, unknown>): string {
+  const targets = Array.isArray(facts.geo_targets) ? facts.geo_targets.map(String) : [];
+  const more = (num(facts.geo_target_count) ?? targets.length) - targets.length;
+  return targets.length > 0 ? `${targets.join(', ')}${more > 0 ? `, …and ${more} more` : ''}` : 'none';
+}
+
+function card(view: View, result: ToolResultLike, appId: string, place: Place): HTMLElement {
+  const facts = factsOf(result);
+  const shown = viewOf(result);
+  const status = str(facts.status);
+  const meaning = str(shown.status_meaning);
+  const adnet = str(facts.adnet_campaign_id);
+  const budget = num(facts.daily_budget);
+  return h(
+    'article',
+    { class: 'campaign-card', 'data-campaign': str(facts.campaign_id) },
+    h('h1', { class: 'name' }, str(facts.name) || '(no name)'),
+    h('p', { class: 'muted meta' }, `${str(facts.type)} · ${str(facts.campaign_id)} on app ${appId}`),
+    h('p', { class: 'state' }, h('span', { class: 'status', 'data-status': status }, str(shown.status_text) || status), h('span', { class: 'meaning' }, meaning ? `: ${meaning}.` : '.')),
+    h(
+      'dl',
+      {},
+      ...field('Daily budget', h('span', { class: 'budget' }, str(shown.budget) || (budget !== undefined ? `${money(budget)} a day` : 'not given'))),
+      ...field('Landing page', h('span', { class: 'landing' }, str(facts.landing_page) || 'none')),
+      ...field('Ad platform', h('span', { class: 'primary' }, platformLine(facts))),
+      ...field('Review', h('span', { class: 'review' }, str(facts.review_status) || 'not synced yet')),
+      ...field('Serving', h('span', { class: 'serving' }, str(shown.serving) || str(facts.serving_status) || 'not given')),
+      ...field('Adnet id', adnet || 'still being pushed to the ad platform'),
+      ...field('Geo targets', geoLine(facts)),
+      ...field('Phone', str(facts.phone_number) || 'none'),
+      ...field('Learning', str(shown.learning) || 'not given'),
+      ...field('Last changed', str(facts.updated_date) || 'unknown'),
+    ),
+    h('div', { class: 'buttons' }, actionFor(view, appId, { campaign_id: str(facts.campaign_id), status }, place)),
+  );
+}
+
+/** Fills `main` with the card of one get_ad_campaign result, and below it the place its action reports in. */
+export function renderCard(main: HTMLElement, view: View, result: ToolResultLike, appId: string): void {
+  const activity = h('div', { class: 'activity' });
+  let current: HTMLElement;
+  const place: Place = {
+    show: (element) => activity.replaceChildren(element),
+    add: (element) => activity.append(element),
+    async refresh() {
+      const read = await view.call('get_ad_campaign', { app_id: appId, campaign_id: str(factsOf(result).campaign_id) });
+      if (read.isError) return place.add(h('p', { class: 'muted reread' }, `Could not read the campaign back: ${textOf(read)}`));
+      current.replaceWith((current = card(view, read, appId, place)));
+    },
+  };
+  current = card(view, result, appId, place);
+  main.replaceChildren(current, activity);
+}
