@@ -1,0 +1,116 @@
+// The social calendar's week grid: the week's navigation, one item per day (today marked) with its
+// posts, each post's status in words and the approved ones not handed over highlighted, the line that
+// says a week is loading, failed or has more posts, and the posts without a valid time. The buttons
+// here draw and load weeks through the WeekActions the page gives them.
+import { h } from '../shared/dom.js';
+import type { Calendar, Post, WeekLoad } from './calendar.js';
+import { askedRange } from './loading.js';
+import { DAY_MS, dayKey, dayName, timeOf, WEEK_MS } from './weeks.js';
+
+/** The status start_scheduling_posts takes (src/tools/social/calendar.ts APPROVED). */
+export const APPROVED = 'approved';
+/** Each known status in words; any other status shows as the service wrote it. */
+const STATUS_WORDS: Record<string, string> = {
+  proposal: 'Proposal, not approved',
+  approved: 'Approved, not handed over',
+  scheduled: 'Scheduled',
+  failed: 'Failed',
+  published: 'Published',
+};
+
+/** Platform names as the platforms write them; any other shows as the service wrote it. */
+const PLATFORM_NAMES: Record<string, string> = { instagram: 'Instagram', linkedin: 'LinkedIn' };
+
+/** What the week's buttons do, given by the page: draw the calendar's week, and ask the server for one of its weeks. */
+export interface WeekActions {
+  showWeek(calendar: Calendar): void;
+  load(calendar: Calendar, week: number): Promise<void>;
+}
+
+export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+function postItem(post: Post): HTMLElement {
+  const waiting = post.status === APPROVED;
+  const localDay = post.local?.slice(0, 10);
+  const localText = post.local && post.zone && post.zone !== 'UTC'
+    ? `Local ${localDay && localDay !== dayKey(post.at) ? `${dayName(Date.parse(localDay), false)} ` : ''}${post.local.slice(11, 16)} ${post.zone}`
+    : undefined;
+  return h(
+    'li',
+    { class: `post${waiting ? ' waiting' : ''}`, 'data-id': post.id, 'data-status': post.status },
+    h(
+      'div',
+      { class: 'post-head' },
+      h('time', { class: 'time', datetime: post.scheduledAt }, Number.isFinite(post.at) ? timeOf(post.at) : 'no time'),
+      h('span', { class: 'platform' }, PLATFORM_NAMES[post.platform] ?? post.platform),
+      h('span', { class: 'badge status', 'data-status': post.status }, STATUS_WORDS[post.status] ?? (post.status || 'unknown')),
+    ),
+    h('p', { class: 'title' }, post.title || '(no title)'),
+    post.caption ? h('p', { class: 'caption' }, post.caption) : null,
+    localText ? h('p', { class: 'local muted' }, localText) : null,
+  );
+}
+
+export function dayItem(calendar: Calendar, day: number, posts: Post[]): HTMLElement {
+  const today = day === calendar.today;
+  const mine = posts.filter((post) => post.at >= day && post.at < day + DAY_MS);
+  return h(
+    'li',
+    { class: `day${today ? ' today' : ''}${mine.length ? '' : ' empty'}`, 'data-day': dayKey(day), ...(today ? { 'aria-current': 'date' } : {}) },
+    h('h2', { class: 'day-name' }, dayName(day), today ? h('span', { class: 'badge today-badge' }, 'Today') : null),
+    mine.length ? h('ul', { class: 'posts' }, ...mine.map(postItem)) : h('p', { class: 'muted none' }, 'No posts'),
+  );
+}
+
+export function navigation(calendar: Calendar, actions: WeekActions): HTMLElement {
+  const go = (weeks: number) => () => {
+    calendar.week += weeks * WEEK_MS;
+    actions.showWeek(calendar);
+    void actions.load(calendar, calendar.week);
+  };
+  const previous = h('button', { type: 'button', class: 'previous', 'aria-label': 'Previous week' }, '‹ Previous');
+  const next = h('button', { type: 'button', class: 'next', 'aria-label': 'Next week' }, 'Next ›');
+  previous.addEventListener('click', go(-1));
+  next.addEventListener('click', go(1));
+  const { week } = calendar;
+  const timed = calendar.listed.filter((post) => Number.isFinite(post.at));
+  const around = calendar.complete
+    ? `${plural(timed.filter((post) => post.at < week).length, 'post')} before this week, ${timed.filter((post) => post.at >= week + WEEK_MS).length} after.`
+    : 'Each week is asked for when you open it.';
+  return h(
+    'nav',
+    { class: 'week-nav' },
+    previous,
+    h('span', { class: 'week-label' }, `${dayName(week, false)} – ${dayName(week + 6 * DAY_MS, false)} ${new Date(week + 6 * DAY_MS).getUTCFullYear()}`),
+    next,
+    h('p', { class: 'muted zone' }, `Days and times in UTC. ${around}`),
+  );
+}
+
+/** Loading, an error, or the rest of a week that did not fit one answer. */
+export function weekState(calendar: Calendar, load: WeekLoad | undefined, actions: WeekActions): HTMLElement | null {
+  if (calendar.complete) return null;
+  if (!askedRange(calendar, calendar.week)) return h('p', { class: 'muted outside' }, 'This week is outside the listed range.');
+  if (!calendar.appId) return h('p', { class: 'muted' }, 'Other weeks cannot be asked for: the host did not pass the app id.');
+  if (!load || load.loading) return h('p', { class: 'muted loading' }, 'Loading this week…');
+  const retry = (label: string, kind: string) => {
+    const button = h('button', { type: 'button', class: kind }, label);
+    button.addEventListener('click', () => void loadFrom(calendar, button, actions));
+    return button;
+  };
+  if (load.error) return h('div', { class: 'week-error' }, h('pre', {}, load.error), retry('Try again', 'retry'));
+  if (load.skip !== undefined) return h('div', { class: 'buttons' }, retry('Show more posts of this week', 'more'));
+  return null;
+}
+
+/** A button that asks for the week's next page: disabled on the first press, so one press is one call. */
+function loadFrom(calendar: Calendar, button: HTMLButtonElement, actions: WeekActions): Promise<void> {
+  button.disabled = true;
+  return actions.load(calendar, calendar.week);
+}
+
+export function untimed(calendar: Calendar): HTMLElement | null {
+  const posts = calendar.listed.filter((post) => !Number.isFinite(post.at));
+  if (posts.length === 0) return null;
+  return h('section', { class: 'untimed' }, h('h2', {}, 'Without a valid time'), h('ul', { class: 'posts' }, ...posts.map(postItem)));
+}

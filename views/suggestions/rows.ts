@@ -1,0 +1,36 @@
+// One suggestion's row in the suggestions view: its title (or id), source, description, what it
+// would do (action, proposed budget, campaigns, id), and the Dismiss and Apply buttons it offers, or
+// the note that a budget recommendation for a campaign not managed here can only be applied elsewhere.
+import { h, money } from '../shared/dom.js';
+import { applicable, applyButton, dismissButton } from './actions.js';
+import type { Fact, List, Prose } from './list.js';
+
+/** One suggestion: what it says, what it would do, and what can be done with it here. */
+export function row(list: List, fact: Fact, prose: Prose | undefined): HTMLElement {
+  const source = [fact.source ?? 'service', fact.recommendation_type].filter(Boolean).join(' · ');
+  const result = h('div', { class: 'row-result' });
+  const item = h(
+    'li',
+    { class: 'suggestion', 'data-id': fact.id },
+    h('div', { class: 'row-head' }, h('span', { class: 'title' }, prose?.title || fact.id), h('span', { class: 'source', 'data-source': fact.source ?? 'service' }, source)),
+    prose?.description ? h('p', { class: 'description' }, prose.description) : null,
+    h('p', { class: 'meta' }, ...metaParts(fact)),
+  );
+  const buttons = h('div', { class: 'buttons' });
+  if (prose?.dismissable) buttons.append(dismissButton(list, fact, item, result));
+  const apply = applicable(list, fact);
+  if (apply) buttons.append(applyButton(list, apply, item, result));
+  else if (fact.recommendation_resource_name) buttons.append(h('span', { class: 'muted elsewhere' }, 'Not for a campaign managed here: it can only be applied at the ad platform.'));
+  if (buttons.childElementCount > 0) item.append(buttons);
+  item.append(result);
+  return item;
+}
+
+function metaParts(fact: Fact): Array<HTMLElement | string> {
+  const parts: Array<HTMLElement | string> = [h('span', { class: 'action-name' }, fact.action ? fact.action.replace(/_/g, ' ') : 'no action')];
+  if (typeof fact.daily_budget === 'number') parts.push(' · ', h('span', { class: 'budget' }, `proposed daily budget ${money(fact.daily_budget)}`));
+  // The facts name campaigns only when they are not just this one.
+  if (fact.campaign_ids) parts.push(' · ', h('span', { class: 'campaigns' }, `on ${fact.campaign_ids.join(', ')}`));
+  parts.push(' · ', h('span', { class: 'id' }, fact.id));
+  return parts;
+}
