@@ -25,7 +25,7 @@ const VIEWS = {
   calendar: { name: 'social-calendar', title: 'Social calendar', description: 'A week of social posts with their status.' },
 } satisfies Record<string, View>;
 
-export const viewUri = (view: View) => `ui://app-management/${view.name}.html`;
+const viewUri = (view: View) => `ui://app-management/${view.name}.html`;
 export const CONFIRMATION_CARD_URI = viewUri(VIEWS.card);
 
 /** The read tools with a view of their own; every gated tool shows the confirmation card. */

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DAYS_PER_MONTH } from '../../src/tools/format.js';
 import { connect } from '../helpers.js';
+import { listRow } from '../tools/campaigns/fixtures.js';
 import { browserAvailable, frameOf, hostPage, startBrowser, UI_CAPABILITIES, type Browsing, type HostPage } from './browser.js';
 
 const APP = 'app_demo';
@@ -25,21 +26,8 @@ const posts = (host: HostPage, action: 'pause' | 'resume') => host.harness.sandb
 const rowSelector = (id: string) => `tr[data-campaign="${id}"]`;
 
 /** A list row as the service answers it, for scripted pages. */
-const serviceRow = (i: number, extra: Record<string, unknown> = {}) => ({
-  id: `cmp_${i}`,
-  adnet_campaign_id: `71000000${String(i).padStart(2, '0')}`,
-  campaign_name: `Campaign ${i}`,
-  campaign_type: 'SMART',
-  status: 'ENABLED',
-  daily_budget_micros: 10_000_000,
-  start_date: '2026-10-03',
-  impressions: 100 * i,
-  clicks: i,
-  cost_micros: i * 1_500_000,
-  conversions: i % 4,
-  metrics_pending: false,
-  ...extra,
-});
+const serviceRow = (i: number, extra: Record<string, unknown> = {}) =>
+  listRow(i, { impressions: 100 * i, clicks: i, cost_micros: i * 1_500_000, conversions: i % 4, metrics_pending: false, ...extra });
 
 /** The line of get_ad_campaign's text that explains `status` ("PAUSED: not serving; …."). */
 async function statusLineOfText(host: HostPage, campaignId: string): Promise<string> {

@@ -22,7 +22,6 @@ export const factsOf = (result: ToolResultLike): Record<string, unknown> => resu
 export const viewOf = (result: ToolResultLike): Record<string, unknown> => (result._meta?.[VIEW_META_KEY] as Record<string, unknown> | undefined) ?? {};
 
 export interface View {
-  app: App;
   /** The tool this view was opened for, once the host has said. */
   toolName(): string | undefined;
   /** That call's arguments, once the host has sent them. */
@@ -43,7 +42,6 @@ export async function startView(name: string, onResult: (result: ToolResultLike,
   const app = new App({ name: `app-management-${name}`, version: '1.0.0' }, {});
   let args: Record<string, unknown> | undefined;
   const view: View = {
-    app,
     toolName: () => app.getHostContext()?.toolInfo?.tool.name,
     toolArguments: () => args,
     async call(tool, toolArgs) {

@@ -24,5 +24,23 @@ export const CAMPAIGN = {
   learning_ends_at: '2026-10-17T09:00:00Z',
 };
 
+/** A list row as the service answers it, metrics not yet computed unless `extra` gives them. */
+export const listRow = (i: number, extra: Record<string, unknown> = {}) => ({
+  id: `cmp_${i}`,
+  adnet_campaign_id: `71000000${String(i).padStart(2, '0')}`,
+  campaign_name: `Campaign ${i}`,
+  campaign_type: 'SMART',
+  status: 'ENABLED',
+  daily_budget_micros: 10_000_000,
+  start_date: '2026-10-03',
+  impressions: 0,
+  clicks: 0,
+  cost_micros: 0,
+  conversions: 0,
+  metrics_pending: true,
+  primary_status: '',
+  ...extra,
+});
+
 /** What a model reads of a result: its text and its structured part. */
 export const resultTokens = (result: CallOutcome) => countTokens(result.text) + countTokens(JSON.stringify(result.structured ?? {}));

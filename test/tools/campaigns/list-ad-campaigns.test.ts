@@ -1,26 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { realClock } from '../../../src/clock.js';
 import { connect, type Harness } from '../../helpers.js';
-import { APP, resultTokens } from './fixtures.js';
+import { APP, listRow as row, resultTokens } from './fixtures.js';
 
 const PATH = `/api/apps/${APP}/adnet-ads/campaigns`;
-
-const row = (i: number, extra: Record<string, unknown> = {}) => ({
-  id: `cmp_${i}`,
-  adnet_campaign_id: `71000000${String(i).padStart(2, '0')}`,
-  campaign_name: `Campaign ${i}`,
-  campaign_type: 'SMART',
-  status: 'ENABLED',
-  daily_budget_micros: 10_000_000,
-  start_date: '2026-10-03',
-  impressions: 0,
-  clicks: 0,
-  cost_micros: 0,
-  conversions: 0,
-  metrics_pending: true,
-  primary_status: '',
-  ...extra,
-});
 
 const ROWS = [
   row(1, { campaign_name: 'Spring sale', campaign_type: 'PERFORMANCE_MAX', daily_budget_micros: 20_000_000 }),
