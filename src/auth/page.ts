@@ -42,7 +42,7 @@ export function pageHeaders(formTargets: string[] = []): Record<string, string> 
     ].join('; '),
     'x-frame-options': 'DENY',
     'x-content-type-options': 'nosniff',
-    'referrer-policy': 'no-referrer',
+    'referrer-policy': 'same-origin', // no-referrer would make browsers send Origin: null with the form
   };
 }
 
