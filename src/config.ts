@@ -263,8 +263,8 @@ export const ConfigSchema = z
       }
     }
     const oauthOnly = (['APPMGMT_OAUTH_SEAL_KEYS', 'APPMGMT_OAUTH_REGISTRATION', 'APPMGMT_OAUTH_CLIENTS_FILE'] as const).filter((name) => e[name] !== undefined);
-    if (e.APPMGMT_OAUTH_ISSUER === undefined && (oauthOnly.length > 0 || e.APPMGMT_OAUTH_CIMD_ALLOW_LOOPBACK === true)) {
-      fail('APPMGMT_OAUTH_ISSUER', `${[...oauthOnly, ...(e.APPMGMT_OAUTH_CIMD_ALLOW_LOOPBACK === true ? ['APPMGMT_OAUTH_CIMD_ALLOW_LOOPBACK'] : [])].join(', ')} only work with APPMGMT_OAUTH_ISSUER; set it to this server's public origin, or leave them out`);
+    if (e.APPMGMT_OAUTH_ISSUER === undefined && oauthOnly.length > 0) {
+      fail('APPMGMT_OAUTH_ISSUER', `${oauthOnly.join(', ')} only work with APPMGMT_OAUTH_ISSUER; set it to this server's public origin, or leave them out`);
     }
     if (e.APPMGMT_OAUTH_ISSUER !== undefined && e.APPMGMT_STATE_URL !== undefined && e.APPMGMT_OAUTH_SEAL_KEYS === undefined) {
       fail('APPMGMT_OAUTH_SEAL_KEYS', 'APPMGMT_OAUTH_SEAL_KEYS must be set with APPMGMT_OAUTH_ISSUER and APPMGMT_STATE_URL: the same key on every replica, or a grant made on one could not be used on another (generate one with: openssl rand -hex 32)');

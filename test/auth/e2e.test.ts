@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client, refreshAuthorization, StreamableHTTPClientTransport, UnauthorizedError } from '@modelcontextprotocol/client';
+import { Client, refreshAuthorization, type AuthorizationServerMetadata, StreamableHTTPClientTransport, UnauthorizedError } from '@modelcontextprotocol/client';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/http.js';
@@ -170,7 +170,7 @@ describe.skipIf(skip !== undefined)('signing in with OAuth from a real client, o
     await client.close();
 
     // The SDK's refresh, at the token endpoint of whichever replica: a new pair; the old access token no longer works.
-    const metadata = await (await spread(`${issuer}/.well-known/oauth-authorization-server`)).json();
+    const metadata = (await (await spread(`${issuer}/.well-known/oauth-authorization-server`)).json()) as AuthorizationServerMetadata;
     const oldAccess = provider.saved!.access_token;
     const oldRefresh = provider.saved!.refresh_token!;
     const fresh = await refreshAuthorization(issuer, { metadata, clientInformation: provider.info!, refreshToken: oldRefresh, resource: `${issuer}/mcp`, fetchFn: spread });
@@ -201,7 +201,7 @@ describe.skipIf(skip !== undefined)('signing in with OAuth from a real client, o
     // The service's own full token beside the grant's bearer token does not widen it: refused outright.
     expect(await mcpStatus(provider.saved!.access_token, { 'x-appmgmt-access-token': token })).toBe(400);
     // A refresh may not ask for more than was granted.
-    const metadata = await (await spread(`${issuer}/.well-known/oauth-authorization-server`)).json();
+    const metadata = (await (await spread(`${issuer}/.well-known/oauth-authorization-server`)).json()) as AuthorizationServerMetadata;
     await expect(refreshAuthorization(issuer, { metadata, clientInformation: provider.info!, refreshToken: provider.saved!.refresh_token!, scope: 'appmgmt:read appmgmt:write', resource: `${issuer}/mcp`, fetchFn: spread })).rejects.toThrow(/invalid_scope|narrow/);
     await client.close();
   });
@@ -220,7 +220,7 @@ describe.skipIf(skip !== undefined)('signing in with OAuth from a real client, o
     const provider = new MemoryProvider(CALLBACK);
     const client = await signIn(provider, { token });
     await client.close();
-    const metadata = await (await spread(`${issuer}/.well-known/oauth-authorization-server`)).json();
+    const metadata = (await (await spread(`${issuer}/.well-known/oauth-authorization-server`)).json()) as AuthorizationServerMetadata;
     const first = provider.saved!.refresh_token!;
     const rotated = await refreshAuthorization(issuer, { metadata, clientInformation: provider.info!, refreshToken: first, resource: `${issuer}/mcp`, fetchFn: spread });
     issued.push(rotated.access_token, rotated.refresh_token!);
@@ -293,7 +293,7 @@ describe.skipIf(skip !== undefined)('signing in with OAuth from a real client, o
       for (const key of await client.keys('*')) {
         const type = await client.type(key);
         const value =
-          type === 'string' ? await client.get(key) : type === 'hash' ? JSON.stringify(await client.hgetall(key)) : type === 'zset' ? JSON.stringify(await client.zrange(key, 0, -1, 'WITHSCORES')) : type === 'set' ? JSON.stringify(await client.smembers(key)) : `(${type})`;
+          type === 'string' ? await client.get(key) : type === 'hash' ? JSON.stringify(await client.hgetall(key)) : type === 'zset' ? JSON.stringify(await client.zrange(key, '0', '-1', 'WITHSCORES')) : type === 'set' ? JSON.stringify(await client.smembers(key)) : `(${type})`;
         lines.push(`${key} ${value}`);
       }
       return lines.join('\n');
