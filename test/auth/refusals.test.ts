@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAuthServer, type AuthServer } from '../../src/auth/index.js';
 import { createMemoryAuthStore, type AuthStore } from '../../src/auth/store.js';
 import { silentLog } from '../../src/log.js';
+import { credentialsOf } from '../../src/transports/http.js';
 
 /**
  * Each refusal of the sign-in, tried: the authorization server in this process (in-process store,
@@ -189,5 +190,29 @@ describe('the sign-in refuses', () => {
     expect(metadata).toMatchObject({ resource: `${issuer}/mcp`, authorization_servers: [issuer] });
     const server = (await (await fetch(`${issuer}/.well-known/openid-configuration`)).json()) as Record<string, unknown>;
     expect(server).toMatchObject({ issuer, code_challenge_methods_supported: ['S256'], client_id_metadata_document_supported: true, token_endpoint_auth_methods_supported: ['none'], authorization_response_iss_parameter_supported: true });
+  });
+
+  it('header mode: the service token in X-Appmgmt-Access-Token is a caller of its own; in Authorization it is refused', async () => {
+    expect(await auth.whose({ 'x-appmgmt-access-token': GOOD, 'x-appmgmt-api-key': 'key_1' })).toEqual({ kind: 'headers' });
+    const headers = new Headers({ 'x-appmgmt-access-token': GOOD, 'x-appmgmt-api-key': 'key_1', authorization: 'Bearer ignored' });
+    expect(credentialsOf(headers, undefined, true)).toEqual({ accessToken: GOOD, apiKey: 'key_1', monitoringApiKey: 'key_1' });
+    // With OAuth off, Authorization: Bearer still carries the service token (the compatibility path).
+    expect(credentialsOf(new Headers({ authorization: `Bearer ${GOOD}` })).accessToken).toBe(GOOD);
+  });
+
+  it('a person disconnects every app connected with their token, and the grants end at once', async () => {
+    const tokens = (await (await exchange({ code: await code() })).json()) as { access_token: string };
+    expect((await auth.whose({ authorization: `Bearer ${tokens.access_token}` })).kind).toBe('grant');
+    const page = await fetch(`${issuer}/oauth/disconnect`);
+    const html = await page.text();
+    const field = (name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(html)![1]!.replace(/&#(\d+);/g, (_, c: string) => String.fromCharCode(Number(c)));
+    const cookie = page.headers.get('set-cookie')!.split(';')[0]!;
+    const send = (token: string, extra: Record<string, string> = {}) =>
+      post('/oauth/disconnect', new URLSearchParams({ form: field('form'), csrf: field('csrf'), access_token: token }).toString(), undefined, { cookie, origin: issuer, ...extra });
+    expect((await send(GOOD, { cookie: '' })).status).toBe(403);
+    const done = await send(GOOD);
+    expect(await done.text()).toMatch(/Disconnected \d+ app connections?; the credentials they held are deleted/);
+    expect((await auth.whose({ authorization: `Bearer ${tokens.access_token}` })).kind).toBe('refused');
+    expect(await (await send(GOOD)).text()).toContain('No app was connected with this token');
   });
 });
