@@ -68,6 +68,10 @@ const RUNS = [
       'dns-rebinding-protection',
     ],
   },
+  // The authorization server of OAuth mode (APPMGMT_OAUTH_ISSUER), against a second server with it on.
+  // The suite's authorization-code-grant needs a person at a browser to consent: test/auth/e2e.test.ts
+  // walks that flow with headless Chromium instead.
+  { suite: 'next', era: '2026-07-28', authorization: true, scenarios: ['authorization-server-metadata-endpoint'] },
 ];
 
 const keep = process.argv.includes('--keep');
@@ -80,6 +84,8 @@ const running = new Set(); // the suite processes running now
 const versions = Object.fromEntries(Object.entries(SUITES).map(([name, dir]) => [name, JSON.parse(readFileSync(`${dir}/package.json`, 'utf8')).version]));
 const node22 = spawnSync(NODE22, ['--version'], { encoding: 'utf8' }).stdout.trim();
 const server = await startServer();
+const oauthPort = await freePort();
+const oauthServer = await startServer(oauthPort, { APPMGMT_OAUTH_ISSUER: `http://127.0.0.1:${oauthPort}` });
 // The suite's checks.json files; also its working directory, so nothing lands in the repository.
 const results = mkdtempSync(join(tmpdir(), 'conformance-'));
 for (const signal of ['SIGINT', 'SIGTERM']) {
@@ -106,9 +112,9 @@ let next = 0;
 const worker = async () => {
   while (next < RUNS.length) {
     const index = next++;
-    const { suite, era, scenarios } = RUNS[index];
+    const { suite, era, scenarios, authorization } = RUNS[index];
     const done = [];
-    for (const scenario of scenarios) done.push({ label: era ?? versions.release, scenario, ...(await runScenario(suite, era, scenario)) });
+    for (const scenario of scenarios) done.push({ label: era ?? versions.release, scenario, ...(await runScenario(suite, era, scenario, authorization)) });
     lanes[index].settle(done);
   }
 };
@@ -116,7 +122,8 @@ for (let count = Math.min(RUNS.length, availableParallelism()); count > 0; count
 const outcomes = [];
 for (const [index, lane] of lanes.entries()) {
   const { suite, era } = RUNS[index];
-  process.stderr.write(`\n== ${era ? `protocol ${era} (conformance ${versions[suite]})` : `conformance ${versions.release} (protocol 2025-11-25)`}\n`);
+  const what = RUNS[index].authorization ? `OAuth authorization server, ${oauthServer.mcp.replace(/\/mcp$/, '')} (conformance ${versions[suite]})` : era ? `protocol ${era} (conformance ${versions[suite]})` : `conformance ${versions.release} (protocol 2025-11-25)`;
+  process.stderr.write(`\n== ${what}\n`);
   for (const outcome of await lane.promise) {
     outcomes.push(outcome);
     report(outcome);
@@ -124,6 +131,7 @@ for (const [index, lane] of lanes.entries()) {
 }
 
 const stopped = await server.stop();
+await oauthServer.stop();
 const failed = outcomes.filter((outcome) => !outcome.ok);
 process.stderr.write(`\n${outcomes.length - failed.length}/${outcomes.length} scenarios passed in ${seconds(Date.now() - started)}`);
 process.stderr.write(stopped === 0 ? '; the server stopped on SIGTERM.\n' : `; the server did not stop cleanly on SIGTERM (${stopped}).\n`);
@@ -136,10 +144,12 @@ else rmSync(results, { recursive: true, force: true });
 process.exit(failed.length > 0 || stopped !== 0 ? 1 : 0);
 
 /** Runs one scenario with the suite and judges it from the checks it wrote, not only its exit code. */
-async function runScenario(suite, era, scenario) {
+async function runScenario(suite, era, scenario, authorization = false) {
   const out = join(results, era ?? 'release', scenario);
-  const args = [`${SUITES[suite]}/dist/index.js`, 'server', '--url', server.mcp, '--scenario', scenario, '--output-dir', out];
-  if (era) args.push('--spec-version', era, '--timeout', String(Math.max(1_000, SCENARIO_TIMEOUT_MS - 5_000)));
+  const args = authorization
+    ? [`${SUITES[suite]}/dist/index.js`, 'authorization', '--url', oauthServer.mcp.replace(/\/mcp$/, ''), '--scenario', scenario, '--output-dir', out]
+    : [`${SUITES[suite]}/dist/index.js`, 'server', '--url', server.mcp, '--scenario', scenario, '--output-dir', out];
+  if (era && !authorization) args.push('--spec-version', era, '--timeout', String(Math.max(1_000, SCENARIO_TIMEOUT_MS - 5_000)));
   const began = Date.now();
   const exit = await run(NODE22, args, SCENARIO_TIMEOUT_MS);
   const ms = Date.now() - began;
@@ -187,9 +197,9 @@ function report(outcome) {
   }
 }
 
-/** Starts `node dist/index.js http --sandbox --port 0` and waits until it says where it listens. */
-async function startServer() {
-  const child = spawn(process.execPath, [BIN, 'http', '--sandbox', '--port', '0'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+/** Starts `node dist/index.js http --sandbox --port PORT` (a free one by default) and waits until it says where it listens. */
+async function startServer(port = 0, extraEnv = {}) {
+  const child = spawn(process.execPath, [BIN, 'http', '--sandbox', '--port', String(port)], { env: { ...env, ...extraEnv }, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   const exited = new Promise((resolve) => child.on('close', (code, signal) => resolve(code ?? signal)));
   const mcp = await new Promise((resolve, reject) => {
@@ -226,6 +236,16 @@ async function startServer() {
       return code;
     },
   };
+}
+
+/** A free TCP port on 127.0.0.1 (for an OAuth issuer, which must be known before the server starts). */
+async function freePort() {
+  const { createServer } = await import('node:net');
+  const probe = createServer();
+  await new Promise((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address();
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
 }
 
 /** Runs a program to its end or until `ms` have passed (then kills it), collecting its output. */

@@ -157,6 +157,35 @@ export const ENV_DETAILS: Partial<Record<EnvName, EnvDetail>> = {
     modes: BOTH,
     note: 'Without it a Redis whose `maxmemory-policy` is not `noeviction` stops start-up (exit 2).',
   },
+  APPMGMT_OAUTH_ISSUER: {
+    accepts: 'an `https://` origin (scheme, host and port, no path); plain `http://` only to this machine, for tests',
+    modes: HTTP,
+    unset: 'OAuth is off: `Authorization: Bearer` carries the service token itself (the compatibility path)',
+    note: 'The server then is its own OAuth authorization server in front of the service\'s personal tokens: MCP at `<issuer>/mcp`, the consent page at `<issuer>/oauth/authorize`, disconnection at `<issuer>/oauth/disconnect`. Its host and origin are allowed as if listed in `APPMGMT_HTTP_ALLOWED_HOSTS` and `APPMGMT_HTTP_ALLOWED_ORIGINS`. Serve it behind TLS: [Sign-in with OAuth](team.md#sign-in-with-oauth-for-the-chat-apps).',
+  },
+  APPMGMT_OAUTH_SEAL_KEYS: {
+    accepts: 'one or more keys of 64 hex characters (`openssl rand -hex 32`), comma-separated, newest first',
+    modes: HTTP,
+    unset: 'a random key per process (then every connection ends at a restart); required with `APPMGMT_STATE_URL`',
+    note: 'AES-256-GCM keys for the personal access tokens and API keys people give on the consent page. To rotate, put a new key first and keep the old one after it: each refresh seals its grant again with the new key; drop the old key once every grant has been refreshed or has ended (30 days at most). A grant sealed by a key no longer listed ends at its next use.',
+  },
+  APPMGMT_OAUTH_REGISTRATION: {
+    accepts: '`cimd`, `dcr`, `cimd,dcr`, or `none`',
+    modes: HTTP,
+    unset: '`cimd,dcr`: client ID metadata documents and dynamic client registration',
+    note: 'Clients in `APPMGMT_OAUTH_CLIENTS_FILE` can always connect. Self-registrations are capped at 10,000 at once and last 30 days.',
+  },
+  APPMGMT_OAUTH_CLIENTS_FILE: {
+    accepts: 'a path to a JSON array of `{"client_id", "client_name", "redirect_uris"}`; a client_id must not be an https URL (those name metadata documents)',
+    modes: HTTP,
+    unset: 'no pre-registered client',
+    note: 'Read once at start-up; a file that cannot be read or has a bad entry stops start-up (exit 2).',
+  },
+  APPMGMT_OAUTH_CIMD_ALLOW_LOOPBACK: {
+    accepts: BOOLEAN,
+    modes: HTTP,
+    note: 'For tests only; the server warns at start-up when it is on. Metadata documents are otherwise never fetched from private, loopback, link-local or other special-use addresses.',
+  },
   APPMGMT_AUDIT_LOG: {
     accepts: 'a file path, in a directory the server can write to',
     modes: BOTH,

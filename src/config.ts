@@ -25,6 +25,11 @@ export const ENV_VARS = {
   APPMGMT_STATE_URL: 'redis://host:port/db (or rediss://; db a number Redis has, 0-15 by default): keep the confirmation gate in Redis, shared by every replica',
   APPMGMT_STATE_SECRET: 'With APPMGMT_STATE_URL: at least 32 generated characters (openssl rand -hex 32), the same on every replica; signs approval state',
   APPMGMT_STATE_ALLOW_EVICTION: 'true: start even though Redis may evict keys (maxmemory-policy other than noeviction); the gate then refuses for a while after each loss',
+  APPMGMT_OAUTH_ISSUER: 'http: turn on OAuth sign-in with the public origin clients reach this server at (https://mcp.example.com); Authorization then carries only tokens this server issued',
+  APPMGMT_OAUTH_SEAL_KEYS: 'With APPMGMT_OAUTH_ISSUER: comma-separated keys of 64 hex characters (openssl rand -hex 32), newest first, the same on every replica; the first encrypts the credentials people give at consent, the others only decrypt',
+  APPMGMT_OAUTH_REGISTRATION: 'With APPMGMT_OAUTH_ISSUER: how clients not in APPMGMT_OAUTH_CLIENTS_FILE may register: cimd, dcr, both comma-separated (default), or none',
+  APPMGMT_OAUTH_CLIENTS_FILE: 'With APPMGMT_OAUTH_ISSUER: a JSON file of pre-registered clients, [{"client_id", "client_name", "redirect_uris": [...]}]',
+  APPMGMT_OAUTH_CIMD_ALLOW_LOOPBACK: 'Tests only: true lets client metadata documents be fetched from this machine (127.0.0.0/8, ::1); private and link-local addresses stay refused',
   APPMGMT_AUDIT_LOG: 'File to append the audit trail to, one JSON line per step of every costly call (created 0600, fsynced per line; default: stderr lines marked audit:)',
 } as const;
 
@@ -171,6 +176,33 @@ export const ConfigSchema = z
     APPMGMT_RESOLVE_TIMEOUT_MS: positiveInt('APPMGMT_RESOLVE_TIMEOUT_MS', MAX_TIMEOUT_MS, '86400000 (24 hours)').default(900_000),
     APPMGMT_READ_ONLY: bool('APPMGMT_READ_ONLY').default(false),
     APPMGMT_STATE_ALLOW_EVICTION: bool('APPMGMT_STATE_ALLOW_EVICTION').default(false),
+    APPMGMT_OAUTH_ISSUER: z
+      .string()
+      .superRefine((value, ctx) => {
+        const problem = issuerProblem(value);
+        if (problem) ctx.addIssue({ code: 'custom', message: problem });
+      })
+      .transform((value) => new URL(value).origin)
+      .optional(),
+    APPMGMT_OAUTH_SEAL_KEYS: z
+      .string()
+      .transform((value) => value.split(',').map((key) => key.trim()).filter(Boolean))
+      .refine(
+        (keys) => keys.length > 0 && keys.every((key) => /^[0-9a-f]{64}$/i.test(key)),
+        'APPMGMT_OAUTH_SEAL_KEYS must be keys of 64 hex characters, newest first, separated by commas (the values are not shown); generate one with: openssl rand -hex 32',
+      )
+      .refine((keys) => new Set(keys.map((key) => key.toLowerCase())).size === keys.length, 'APPMGMT_OAUTH_SEAL_KEYS names one key twice')
+      .optional(),
+    APPMGMT_OAUTH_REGISTRATION: z
+      .string()
+      .transform((value) => value.split(',').map((item) => item.trim().toLowerCase()).filter(Boolean))
+      .refine(
+        (items) => items.length > 0 && (items.join() === 'none' || items.every((item) => item === 'cimd' || item === 'dcr')),
+        'APPMGMT_OAUTH_REGISTRATION must be cimd, dcr, both separated by a comma, or none',
+      )
+      .optional(),
+    APPMGMT_OAUTH_CLIENTS_FILE: z.string().optional(),
+    APPMGMT_OAUTH_CIMD_ALLOW_LOOPBACK: bool('APPMGMT_OAUTH_CIMD_ALLOW_LOOPBACK').default(false),
     APPMGMT_AUDIT_LOG: z.string().optional(),
     APPMGMT_APP_ID: z.string().optional(),
     APPMGMT_TOOLS: toolList('APPMGMT_TOOLS').optional(),
@@ -230,6 +262,17 @@ export const ConfigSchema = z
         fail('flags', `--host ${host} serves other machines, so ${missing.join(' and ')} must name the host names and browser origins clients use (comma-separated); nothing is allowed by default beyond this machine`);
       }
     }
+    const oauthOnly = (['APPMGMT_OAUTH_SEAL_KEYS', 'APPMGMT_OAUTH_REGISTRATION', 'APPMGMT_OAUTH_CLIENTS_FILE'] as const).filter((name) => e[name] !== undefined);
+    if (e.APPMGMT_OAUTH_ISSUER === undefined && oauthOnly.length > 0) {
+      fail('APPMGMT_OAUTH_ISSUER', `${oauthOnly.join(', ')} only work with APPMGMT_OAUTH_ISSUER; set it to this server's public origin, or leave them out`);
+    }
+    if (e.APPMGMT_OAUTH_ISSUER !== undefined && e.APPMGMT_STATE_URL !== undefined && e.APPMGMT_OAUTH_SEAL_KEYS === undefined) {
+      fail('APPMGMT_OAUTH_SEAL_KEYS', 'APPMGMT_OAUTH_SEAL_KEYS must be set with APPMGMT_OAUTH_ISSUER and APPMGMT_STATE_URL: the same key on every replica, or a grant made on one could not be used on another (generate one with: openssl rand -hex 32)');
+    }
+    const registration = e.APPMGMT_OAUTH_REGISTRATION;
+    if (Array.isArray(registration) && registration.join() === 'none' && e.APPMGMT_OAUTH_CLIENTS_FILE === undefined) {
+      fail('APPMGMT_OAUTH_REGISTRATION', 'APPMGMT_OAUTH_REGISTRATION=none leaves no client able to connect; list clients in APPMGMT_OAUTH_CLIENTS_FILE, or allow cimd or dcr');
+    }
     const sets = e.flags.toolsets;
     if (Array.isArray(sets) && Array.isArray(e.APPMGMT_TOOLSETS) && setKey(sets) !== setKey(e.APPMGMT_TOOLSETS)) {
       fail('flags', '--toolsets and APPMGMT_TOOLSETS name different toolsets; set them in one place');
@@ -273,8 +316,21 @@ export interface Config {
   stateAllowEviction?: boolean;
   /** The audit trail's file (APPMGMT_AUDIT_LOG); unset: stderr. */
   auditLog?: string;
+  /** OAuth for `http` (APPMGMT_OAUTH_*); unset: off. */
+  oauth?: OAuthConfig;
   /** In the sandbox: the demo workspace, its apps and groups, which check_connection shows. */
   sandboxDirectory?: { workspace_id: string; apps: Array<{ id: string; name: string }>; groups: Array<{ id: string; name: string }> };
+}
+
+export interface OAuthConfig {
+  /** The public origin, without a trailing slash. */
+  issuer: string;
+  /** Newest first; empty when none was set (one process with the in-process store: a random key). */
+  sealKeys: string[];
+  registration: { cimd: boolean; dcr: boolean };
+  clientsFile?: string;
+  /** Tests only: metadata documents on this machine may be fetched. */
+  cimdAllowLoopback: boolean;
 }
 
 /** Command-line flags; they may narrow the environment's settings, never widen or contradict them (never secrets). */
@@ -340,8 +396,31 @@ export function loadConfig(env: Record<string, string | undefined>, flags: Confi
     stateSecret: e.APPMGMT_STATE_SECRET,
     stateAllowEviction: e.APPMGMT_STATE_ALLOW_EVICTION,
     auditLog: e.APPMGMT_AUDIT_LOG,
+    ...(e.APPMGMT_OAUTH_ISSUER ? { oauth: oauthOf(e) } : {}),
     sandbox: false,
   };
+}
+
+function oauthOf(e: z.infer<typeof ConfigSchema>): OAuthConfig {
+  const registration = e.APPMGMT_OAUTH_REGISTRATION ?? ['cimd', 'dcr'];
+  return {
+    issuer: e.APPMGMT_OAUTH_ISSUER!,
+    sealKeys: (e.APPMGMT_OAUTH_SEAL_KEYS ?? []).map((key) => key.toLowerCase()),
+    registration: { cimd: registration.includes('cimd'), dcr: registration.includes('dcr') },
+    ...(e.APPMGMT_OAUTH_CLIENTS_FILE ? { clientsFile: e.APPMGMT_OAUTH_CLIENTS_FILE } : {}),
+    cimdAllowLoopback: e.APPMGMT_OAUTH_CIMD_ALLOW_LOOPBACK,
+  };
+}
+
+/** Why a value cannot be the OAuth issuer, or undefined: an https origin (plain http only to this machine). */
+function issuerProblem(value: string): string | undefined {
+  if (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol)) return 'APPMGMT_OAUTH_ISSUER must be the https:// origin clients reach this server at, such as https://mcp.example.com';
+  const url = new URL(value);
+  if (url.username || url.password || url.search || url.hash || /[?#]/.test(value) || (url.pathname !== '/' && url.pathname !== '')) {
+    return 'APPMGMT_OAUTH_ISSUER must be an origin only (scheme, host and port), such as https://mcp.example.com; MCP is then served at its /mcp';
+  }
+  if (url.protocol === 'http:' && !isLoopback(url.hostname)) return `APPMGMT_OAUTH_ISSUER uses plain http:// to ${url.host}; OAuth needs https:// (plain http only to this machine, for tests)`;
+  return undefined;
 }
 
 /** One line per issue, in the order of ENV_VARS, then the flags. */
@@ -495,7 +574,7 @@ export function stateDatabase(stateUrl: string): number {
 /** The secrets to redact from every text the server emits. */
 export function secretsOf(config: Config): string[] {
   const statePassword = config.stateUrl && URL.canParse(config.stateUrl) ? decoded(new URL(config.stateUrl).password) : undefined;
-  return [config.accessToken, config.apiKey, config.monitoringApiKey, config.stateSecret, statePassword].filter(
+  return [config.accessToken, config.apiKey, config.monitoringApiKey, config.stateSecret, statePassword, ...(config.oauth?.sealKeys ?? [])].filter(
     (secret): secret is string => typeof secret === 'string' && secret.length >= 4,
   );
 }

@@ -40,7 +40,7 @@ async function main(argv: string[]): Promise<void> {
   const shutdown = new AbortController();
   const calls = trackCalls();
   const store = await openStore(config, log);
-  const audit = await openAudit(config, log, redact);
+  const { audit } = await openAudit(config, log, redact);
   // OpenTelemetry only when the OTEL_* environment asks for it: otherwise nothing of it loads.
   const telemetry = await startTelemetry(process.env, { log, transport: 'pipe', store });
   // With --sandbox, tool calls that come before the sandbox listens wait for it.
@@ -75,34 +75,40 @@ async function runHttp(
   if (envCredentials && !command.sandbox) {
     log.warn('APPMGMT_ACCESS_TOKEN, APPMGMT_API_KEY or APPMGMT_MONITORING_API_KEY is set, but over HTTP each request brings its own credentials in headers; the server never uses its own.');
   }
-  const fallbackCredentials = command.sandbox ? { accessToken: config.accessToken, apiKey: config.apiKey, monitoringApiKey: config.monitoringApiKey } : undefined;
+  // With OAuth on, a request without credentials is asked to sign in, even in the sandbox.
+  const fallbackCredentials = command.sandbox && !config.oauth ? { accessToken: config.accessToken, apiKey: config.apiKey, monitoringApiKey: config.monitoringApiKey } : undefined;
   Object.assign(config, { accessToken: undefined, apiKey: undefined, monitoringApiKey: undefined } satisfies Partial<Config>);
   const shutdown = new AbortController();
   const store = (await openStore(config, log)) ?? (await import('./gate/store.js')).createMemoryStore({ now: Date.now });
   // Draining ends waits and polls at once, but lets requests on their way to the service finish
   // until the drain time is up; those still out then are cancelled, and answer OUTCOME UNKNOWN.
   const abortRequests = new AbortController();
-  const audit = await openAudit(config, log, redact);
+  const { audit, grants } = await openAudit(config, log, redact);
+  const auth = config.oauth ? await (await import('./auth/open.js')).openAuth(config, config.oauth, log, grants) : undefined;
   const telemetry = await startTelemetry(process.env, { log, transport: 'tcp', store });
   const factory = createServerFactory({ config, log, store, shutdown: shutdown.signal, abortRequests: abortRequests.signal, stateSecret: config.stateSecret, audit, telemetry });
   const http = await serveHttp({
     factory,
     host: command.host,
     port: command.port,
-    allowedHosts: config.http.allowedHosts,
-    allowedOrigins: config.http.allowedOrigins,
+    // The issuer's own host and origin: the consent page is served and posted there.
+    allowedHosts: config.oauth ? [...config.http.allowedHosts, new URL(config.oauth.issuer).host] : config.http.allowedHosts,
+    allowedOrigins: config.oauth ? [...config.http.allowedOrigins, config.oauth.issuer] : config.http.allowedOrigins,
     maxBodyBytes: config.http.maxBodyBytes,
     ...(fallbackCredentials ? { fallbackCredentials } : {}),
+    ...(auth ? { auth } : {}),
     ready: () => store.health(),
     log,
     shutdown,
     abortRequests,
   });
   log.info(`serving MCP on ${http.url}/mcp (health: ${http.url}/healthz, readiness: ${http.url}/readyz)${config.stateUrl ? '; gate state in Redis' : ''}`);
+  if (config.oauth) log.info(`OAuth sign-in on: clients connect to ${config.oauth.issuer}/mcp; people disconnect at ${config.oauth.issuer}/oauth/disconnect`);
   const stop = () =>
     void http
       .drain()
       .then(() => telemetry?.shutdown())
+      .then(() => auth?.close())
       .then(() => store.close())
       .finally(() => process.exit(0));
   process.once('SIGTERM', stop);
@@ -141,10 +147,10 @@ async function openStore(config: Config, log: Log) {
  * @throws ConfigError when the file cannot be opened for appending.
  */
 async function openAudit(config: Config, log: Log, redact: Redact) {
-  const { checkAuditFile, createAuditTrail, fileSink, stderrSink } = await import('./observe/audit.js');
+  const [{ checkAuditFile, createAuditTrail, fileSink, stderrSink }, { grantTrail }] = await Promise.all([import('./observe/audit.js'), import('./observe/audit-grants.js')]);
   if (config.auditLog) await checkAuditFile(config.auditLog, log);
   const sink = config.auditLog ? fileSink(config.auditLog) : stderrSink(process.stderr);
-  return createAuditTrail({ sink, now: Date.now, redact, log });
+  return { audit: createAuditTrail({ sink, now: Date.now, redact, log }), grants: grantTrail(sink, Date.now, redact) };
 }
 
 /**

@@ -37,6 +37,7 @@ import { redactor, sanitize } from './text.js';
 import { checkArguments } from './tools/arguments.js';
 import { inputSchemaOf, jsonSchemaOf, outputSchemaOf } from './tools/contract.js';
 import type { AnyTool, Clock, GatedTool, ToolContext, ToolResult } from './tools/define.js';
+import type { Bound } from './auth/grant.js';
 import { selectTools } from './tools/index.js';
 import { SERVER_NAME, SERVER_VERSION } from './version.js';
 
@@ -73,6 +74,11 @@ export type Credentials = Pick<Config, 'accessToken' | 'apiKey' | 'monitoringApi
 
 export interface CallerOptions {
   credentials: Credentials;
+  /**
+   * An OAuth grant (auth/): its stable id is the caller's gate user, and its bound narrows the
+   * server's configuration for this caller (read-only, toolsets, one app), never widens it.
+   */
+  grant?: { id: string; bound: Bound };
   /** Rewrites what texts call the credentials (the configuration's names) into what this caller sets (the headers). */
   wording?: (text: string) => string;
 }
@@ -108,10 +114,11 @@ export function trackCalls(): Calls {
   };
 }
 
-/** One caller's world: their credentials in the config, their secrets redacted, their own gate scope. */
+/** One caller's world: their credentials in the config, their secrets redacted, their own gate scope, the tools offered to them. */
 interface Caller {
   scope: string;
   config: Config;
+  offering: Offering;
   log: Log;
   shown: Shown;
   api(): Promise<ApiClient>;
@@ -143,6 +150,23 @@ function prepare(tool: AnyTool, config: Config): PreparedTool {
 
 /** Callers whose API clients are kept between requests (a team's worth); the oldest goes first. */
 const MAX_CALLERS = 1_000;
+/** Distinct narrowings (read-only, toolsets, app) whose tool lists are kept; the least recently used goes first. */
+const MAX_OFFERINGS = 64;
+
+/** What one narrowing of the configuration offers: its tools (schemas built once), tools/list, prompts. */
+interface Offering {
+  byName: Map<string, PreparedTool>;
+  listTools(): Tool[];
+  prompts: ReturnType<typeof promptsOf>;
+  gatedNames: Set<string>;
+}
+
+/** The server's configuration narrowed by a grant's bound: read-only stays, toolsets intersect, an app scope stays or is added. */
+export function narrowed(config: Config, bound: Bound): Config {
+  const toolsets = !bound.toolsets ? config.toolsets : !config.toolsets ? bound.toolsets : config.toolsets.filter((set) => bound.toolsets!.includes(set));
+  const appId = config.appId ?? bound.appId;
+  return { ...config, readOnly: config.readOnly || bound.readOnly, ...(toolsets ? { toolsets } : {}), ...(appId !== undefined ? { appId } : {}) };
+}
 
 /**
  * Prepares everything a server needs once (schemas, tool list, gate, store), and returns the factory
@@ -163,34 +187,53 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
     ttlSeconds: Math.ceil(config.approvalTimeoutMs / 1000) + 60,
   });
 
-  const selected = selectTools(config, deps.tools).map((tool) => prepare(tool, config));
-  const byName = new Map(selected.map((prepared) => [prepared.tool.name, prepared]));
-  // Our own tools/list, built on first request from the very schemas the calls are checked with,
-  // minus the "$schema" boilerplate of every entry.
-  let listing: Tool[] | undefined;
-  const listTools = () =>
-    (listing ??= selected.map(({ tool, inputJson, outputJson }) => ({
-      name: tool.name,
-      title: tool.title,
-      description: tool.description,
-      inputSchema: inputJson() as Tool['inputSchema'],
-      outputSchema: outputJson() as Tool['outputSchema'],
-      annotations: tool.annotations,
-    })));
-  const prompts = promptsOf(config, new Set(selected.map(({ tool }) => tool.name)));
-  const gatedNames = new Set(selected.filter(({ tool }) => tool.cost !== 'none').map(({ tool }) => tool.name));
+  /** The tools, listing and prompts a configuration offers: `selectTools` over the caller's own configuration. */
+  function offer(offered: Config): Offering {
+    const selected = selectTools(offered, deps.tools).map((tool) => prepare(tool, offered));
+    // Our own tools/list, built on first request from the very schemas the calls are checked with,
+    // minus the "$schema" boilerplate of every entry.
+    let listing: Tool[] | undefined;
+    return {
+      byName: new Map(selected.map((prepared) => [prepared.tool.name, prepared])),
+      listTools: () =>
+        (listing ??= selected.map(({ tool, inputJson, outputJson }) => ({
+          name: tool.name,
+          title: tool.title,
+          description: tool.description,
+          inputSchema: inputJson() as Tool['inputSchema'],
+          outputSchema: outputJson() as Tool['outputSchema'],
+          annotations: tool.annotations,
+        }))),
+      prompts: promptsOf(offered, new Set(selected.map(({ tool }) => tool.name))),
+      gatedNames: new Set(selected.filter(({ tool }) => tool.cost !== 'none').map(({ tool }) => tool.name)),
+    };
+  }
+  const serverOffering = offer(config);
+  const offerings = new Map<string, Offering>();
+  /** The offering of a narrowed configuration, built once per distinct narrowing. */
+  function offeringFor(offered: Config): Offering {
+    if (offered.readOnly === config.readOnly && offered.toolsets === config.toolsets && offered.appId === config.appId) return serverOffering;
+    const key = JSON.stringify([offered.readOnly, offered.toolsets ?? null, offered.appId ?? null]);
+    const found = offerings.get(key) ?? offer(offered);
+    offerings.delete(key); // re-inserted last: insertion order is use order
+    offerings.set(key, found);
+    if (offerings.size > MAX_OFFERINGS) offerings.delete(offerings.keys().next().value as string);
+    return found;
+  }
 
   // Users are told apart by keyed hashes of their credentials: the same on every replica and every
   // stdio server sharing a store (the state secret), and never a plain hash of a secret.
   const scopeKey = deps.stateSecret ?? randomBytes(32);
   const defaultCaller = callerOf(config, gateScope(scopeKey, config[GATED_CREDENTIAL]), { api: deps.api });
   const callers = new Map<string, Caller>();
-  function callerFor({ credentials, wording }: CallerOptions): Caller {
-    // The API client needs all three credentials; the gate scope only the one gated tools send.
-    const id = createHmac('sha256', scopeKey).update(JSON.stringify([credentials.accessToken, credentials.apiKey, credentials.monitoringApiKey])).digest('hex');
+  function callerFor({ credentials, wording, grant }: CallerOptions): Caller {
+    // The API client needs all three credentials; the gate scope only the one gated tools send. A
+    // grant's user is the grant itself, and its bound is part of who the caller is.
+    const id = createHmac('sha256', scopeKey).update(JSON.stringify([credentials.accessToken, credentials.apiKey, credentials.monitoringApiKey, grant ?? null])).digest('hex');
     let caller = callers.get(id);
     if (caller) callers.delete(id); // re-inserted last: insertion order is age order
-    caller ??= callerOf({ ...config, ...credentials }, gateScope(scopeKey, credentials[GATED_CREDENTIAL]), { perRequest: true, ...(wording ? { wording } : {}) });
+    const callerConfig = grant ? narrowed({ ...config, ...credentials }, grant.bound) : { ...config, ...credentials };
+    caller ??= callerOf(callerConfig, grant ? `grant:${grant.id}` : gateScope(scopeKey, credentials[GATED_CREDENTIAL]), { perRequest: true, ...(wording ? { wording } : {}) });
     callers.set(id, caller);
     if (callers.size > MAX_CALLERS) callers.delete(callers.keys().next().value as string);
     return caller;
@@ -209,6 +252,7 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
     return {
       scope,
       config: callerConfig,
+      offering: offeringFor(callerConfig),
       log: callerLog,
       shown: { redact: wording ? (text) => wording(redact(text)) : redact, sandbox: config.sandbox },
       api: () =>
@@ -223,7 +267,7 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
     const server = new McpServer(
       { name: SERVER_NAME, version: SERVER_VERSION },
       {
-        capabilities: { tools: {}, ...(prompts.length ? { prompts: {} } : {}) },
+        capabilities: { tools: {}, ...(caller.offering.prompts.length ? { prompts: {} } : {}) },
         instructions: INSTRUCTIONS,
         jsonSchemaValidator: formAnswerValidator as jsonSchemaValidator,
         requestState: { verify: codec.verify },
@@ -234,9 +278,9 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
     // registrations again for every request (the SDK keeps them per instance, and createMcpHandler
     // wants a new instance per request): a request costs the one tool it calls.
     server.server.setRequestHandler('tools/call', (request, ctx) => callTool(request.params, ctx, server, caller));
-    server.server.setRequestHandler('tools/list', (_request, ctx) => ({ tools: listingFor(listTools(), gatedNames, server, ctx) }));
+    server.server.setRequestHandler('tools/list', (_request, ctx) => ({ tools: listingFor(caller.offering.listTools(), caller.offering.gatedNames, server, ctx) }));
     registerViews(server);
-    for (const prompt of prompts) server.registerPrompt(prompt.name, prompt.spec, prompt.render);
+    for (const prompt of caller.offering.prompts) server.registerPrompt(prompt.name, prompt.spec, prompt.render);
     return deps.telemetry ? deps.telemetry.watch(server) : server;
   };
 
@@ -247,8 +291,12 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
    * whatever throws becomes an error result with its message.
    */
   async function callTool(params: CallToolRequestParams, ctx: ServerContext, server: McpServer, caller: Caller): Promise<CallToolResult | InputRequiredResult> {
-    const prepared = byName.get(params.name);
-    if (!prepared) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${params.name} not found`);
+    const prepared = caller.offering.byName.get(params.name);
+    if (!prepared) {
+      // Offered by this server but not to this caller: the grant they connected with leaves it out.
+      if (serverOffering.byName.has(params.name)) return outsideGrant(params.name, caller);
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${params.name} not found`);
+    }
     const { tool, inputSchema, outputSchema, outputJson } = prepared;
     try {
       const result = await calls.track(
@@ -292,11 +340,12 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
 
   async function checkedCall(tool: AnyTool, inputSchema: z.ZodObject, args: unknown, ctx: ServerContext, server: McpServer, caller: Caller): Promise<ToolResult | AskApproval> {
     const checked = checkArguments(tool.name, inputSchema, args);
-    return call(tool, config.appId ? { ...checked, app_id: config.appId } : checked, ctx, server, caller);
+    const appId = caller.config.appId;
+    return call(tool, appId ? { ...checked, app_id: appId } : checked, ctx, server, caller);
   }
 
   async function call(tool: AnyTool, args: Record<string, unknown>, ctx: ServerContext, server: McpServer, caller: Caller): Promise<ToolResult | AskApproval> {
-    if (config.readOnly && !tool.annotations.readOnlyHint) {
+    if (caller.config.readOnly && !tool.annotations.readOnlyHint) {
       throw new RefusedError(`${tool.name} is disabled: the server runs in read-only mode (APPMGMT_READ_ONLY). Nothing was sent.`);
     }
     if (tool.cost === 'none') {
@@ -305,6 +354,14 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
     }
     const { confirm, ...request } = args;
     return gate.call(tool as GatedTool, request, confirm, await context(ctx, caller), { scope: caller.scope, approval: approvalChannel(server, ctx, caller.shown.redact), redact: caller.shown.redact });
+  }
+
+  /** A tool this server offers that the caller's grant leaves out: refused as that, with nothing sent. */
+  function outsideGrant(name: string, caller: Caller): CallToolResult {
+    const { readOnly, toolsets, appId } = caller.config;
+    const bound = [readOnly ? 'read-only' : undefined, toolsets ? `toolsets ${toolsets.join(', ')}` : undefined, appId ? `app ${appId}` : undefined].filter(Boolean).join('; ');
+    const text = `NOT SENT: ${name} is outside what this connection was granted (${bound}). Nothing was sent. Only the person can widen it, by connecting again and choosing more on the consent page.`;
+    return { content: [{ type: 'text', text: caller.shown.redact(text) }], isError: true };
   }
 
   /** The form of a round-trip approval, with its state signed so any replica can check it on the retry. */

@@ -79,8 +79,16 @@ export const AuditLineSchema = z.strictObject({
 });
 export type AuditLine = z.infer<typeof AuditLineSchema>;
 
-/** The user id of a gate scope: a hash of it (the scope is already keyed), shortened to 128 bits. */
+/** A gate scope of an OAuth grant: `grant:` and the grant's id. */
+const GRANT_SCOPE = /^grant:([0-9a-f]{32})$/;
+
+/**
+ * The user id of a gate scope: for an OAuth grant, the grant's own id (so its calls line up with its
+ * grant_* lines); otherwise a hash of the scope (already keyed), shortened to 128 bits.
+ */
 export function auditUser(scope: string): string {
+  const grant = GRANT_SCOPE.exec(scope)?.[1];
+  if (grant) return grant;
   return createHash('sha256').update('audit-user\u0000').update(scope).digest('hex').slice(0, 32);
 }
 

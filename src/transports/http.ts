@@ -1,9 +1,10 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { toNodeHandler } from '@modelcontextprotocol/node';
-import { createMcpHandler } from '@modelcontextprotocol/server';
+import { createMcpHandler, type AuthInfo } from '@modelcontextprotocol/server';
+import type { AuthServer } from '../auth/index.js';
 import type { Log } from '../log.js';
-import type { Credentials, ServerFactory } from '../server.js';
+import type { CallerOptions, Credentials, ServerFactory } from '../server.js';
 
 /**
  * Serves MCP over Streamable HTTP, statelessly: every request builds its own server for the caller
@@ -28,6 +29,8 @@ export const CREDENTIAL_HEADERS = {
   apiKey: 'x-appmgmt-api-key',
   monitoringApiKey: 'x-appmgmt-monitoring-api-key',
 } as const;
+/** With OAuth on, Authorization carries only this server's tokens; the service token has a header of its own. */
+export const SERVICE_TOKEN_HEADER = 'x-appmgmt-access-token';
 
 /** What texts call each credential over HTTP, in place of the variable stdio users set. */
 const HEADER_WORDING: Array<[RegExp, string]> = [
@@ -36,10 +39,22 @@ const HEADER_WORDING: Array<[RegExp, string]> = [
   [/APPMGMT_API_KEY/g, 'the X-Appmgmt-Api-Key header'],
 ];
 
+/** With OAuth on, header mode's token travels in its own header. */
+const OAUTH_HEADER_WORDING: Array<[RegExp, string]> = [HEADER_WORDING[0]!, [/APPMGMT_ACCESS_TOKEN/g, 'the X-Appmgmt-Access-Token header'], HEADER_WORDING[2]!];
+/** A grant's credentials were given on the consent page; a missing one is given by connecting again. */
+const GRANT_WORDING: Array<[RegExp, string]> = [
+  [/APPMGMT_MONITORING_API_KEY \(or APPMGMT_API_KEY\)|APPMGMT_MONITORING_API_KEY/g, 'an API key (connect again and give one on the consent page)'],
+  [/APPMGMT_API_KEY or APPMGMT_ACCESS_TOKEN/g, 'the credentials given when connecting'],
+  [/APPMGMT_ACCESS_TOKEN/g, 'the access token given when connecting'],
+  [/APPMGMT_API_KEY/g, 'an API key (connect again and give one on the consent page)'],
+];
+
+const reword = (rules: Array<[RegExp, string]>) => (text: string) => rules.reduce((result, [pattern, header]) => result.replace(pattern, header), text);
+
 /** Rewrites a text for an HTTP user: credentials are headers they send, not variables they set. */
-export function headerWording(text: string): string {
-  return HEADER_WORDING.reduce((result, [pattern, header]) => result.replace(pattern, header), text);
-}
+export const headerWording = reword(HEADER_WORDING);
+export const oauthHeaderWording = reword(OAUTH_HEADER_WORDING);
+export const grantWording = reword(GRANT_WORDING);
 
 /** A credential as sent: one token without spaces or invisible characters; anything else counts as absent. */
 const TOKEN = /^[^\s\p{Cc}\p{Cf}]+$/u;
@@ -48,12 +63,12 @@ const TOKEN = /^[^\s\p{Cc}\p{Cf}]+$/u;
  * The credentials a request brings. The monitoring key falls back to the API key, as on stdio.
  * Without any, `fallback` (the sandbox's demo credentials) or none at all: never the server's own.
  */
-export function credentialsOf(headers: Headers, fallback?: Credentials): Credentials {
+export function credentialsOf(headers: Headers, fallback?: Credentials, oauth = false): Credentials {
   const value = (name: string) => {
     const text = headers.get(name)?.trim();
     return text && TOKEN.test(text) ? text : undefined;
   };
-  const bearer = /^Bearer +(\S+)$/i.exec(headers.get(CREDENTIAL_HEADERS.accessToken)?.trim() ?? '')?.[1];
+  const bearer = oauth ? value(SERVICE_TOKEN_HEADER) : /^Bearer +(\S+)$/i.exec(headers.get(CREDENTIAL_HEADERS.accessToken)?.trim() ?? '')?.[1];
   const accessToken = bearer && TOKEN.test(bearer) ? bearer : undefined;
   const apiKey = value(CREDENTIAL_HEADERS.apiKey);
   const monitoringApiKey = value(CREDENTIAL_HEADERS.monitoringApiKey) ?? apiKey;
@@ -80,6 +95,8 @@ export interface HttpOptions {
   maxBodyBytes: number;
   /** Credentials for requests that bring none: the sandbox's demo credentials, or nothing. */
   fallbackCredentials?: Credentials;
+  /** OAuth (auth/): its endpoints are served here, and it says whose each /mcp request is. */
+  auth?: AuthServer;
   /** Resolves when the gate's state store answers, with what weakens or stops the gate (for /readyz). */
   ready(): Promise<GateReadiness | void>;
   log: Log;
@@ -113,12 +130,19 @@ export async function serveHttp(options: HttpOptions): Promise<HttpServer> {
   const { log, shutdown } = options;
   const drainMs = options.drainMs ?? DRAIN_MS;
   const flushMs = options.flushMs ?? FLUSH_MS;
+  const { auth } = options;
   const handler = createMcpHandler(
-    ({ requestInfo }) => options.factory({ credentials: credentialsOf(requestInfo?.headers ?? new Headers(), options.fallbackCredentials), wording: headerWording }),
+    ({ requestInfo, authInfo }) =>
+      options.factory(
+        (authInfo?.extra?.caller as CallerOptions | undefined) ??
+          (auth
+            ? { credentials: credentialsOf(requestInfo?.headers ?? new Headers(), undefined, true), wording: oauthHeaderWording }
+            : { credentials: credentialsOf(requestInfo?.headers ?? new Headers(), options.fallbackCredentials), wording: headerWording }),
+      ),
     { legacy: 'stateless', maxRequestBodySize: options.maxBodyBytes, onerror: (error) => log.debug(`http: ${error.message}`) },
   );
   const mcp = toNodeHandler(handler, { maxRequestBodySize: options.maxBodyBytes, onerror: (error) => log.debug(`http: ${error.message}`) });
-  let guard: ((req: IncomingMessage) => string | undefined) | undefined;
+  let guard: ReturnType<typeof requestGuard> | undefined;
   let draining = false;
   let active = 0;
   let idle: (() => void) | undefined;
@@ -127,9 +151,20 @@ export async function serveHttp(options: HttpOptions): Promise<HttpServer> {
     // Node keeps the first of two Host headers; a proxy in front may have checked the other one.
     const repeated = repeatedHeader(req.rawHeaders, ['Host', 'Origin']);
     if (repeated) return rpcError(res, 400, `Bad request: more than one ${repeated} header.`, { connection: 'close' });
-    const path = (req.url ?? '/').split('?')[0];
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
     if (req.method === 'GET' && path === '/healthz') return json(res, 200, { status: 'ok' });
     if (req.method === 'GET' && path === '/readyz') return void readiness(res);
+    if (auth?.handles(path)) {
+      // Browser-based clients call the token endpoints from their own origin; the consent form checks its own.
+      const forbidden = guard?.(req, { origin: false });
+      if (forbidden) return json(res, 403, { error: 'forbidden', error_description: forbidden });
+      if (draining) return json(res, 503, { error: 'temporarily_unavailable', error_description: 'The server is shutting down; retry on another replica.' }, { connection: 'close', 'retry-after': '1' });
+      return void auth.handle(req, res).catch((error: unknown) => {
+        log.warn(`http: ${path} failed: ${error instanceof Error ? error.message : String(error)}`);
+        if (!res.headersSent) json(res, 500, { error: 'server_error' });
+        else res.destroy();
+      });
+    }
     if (path !== '/mcp') return json(res, 404, { error: 'Not found: MCP is served on /mcp' });
     const forbidden = guard?.(req);
     if (forbidden) return rpcError(res, 403, forbidden);
@@ -141,11 +176,50 @@ export async function serveHttp(options: HttpOptions): Promise<HttpServer> {
       log.debug(`${req.method} ${path} ${res.statusCode} in ${Math.round(performance.now() - started)} ms`);
       if (active === 0) idle?.();
     });
-    mcp(req, res).catch((error: unknown) => {
-      log.warn(`http: request failed: ${error instanceof Error ? error.message : String(error)}`);
-      if (!res.headersSent) rpcError(res, 500, 'Internal error; details are in the server log.');
-      else res.destroy();
-    });
+    (auth ? signedIn(auth, req, res) : Promise.resolve(true))
+      .then((go) => (go ? mcp(req, res) : undefined))
+      .catch((error: unknown) => {
+        log.warn(`http: request failed: ${error instanceof Error ? error.message : String(error)}`);
+        if (!res.headersSent) rpcError(res, 500, 'Internal error; details are in the server log.');
+        else res.destroy();
+      });
+  }
+
+  /**
+   * Asks the sign-in side whose request this is: a grant rides on the request as its AuthInfo for
+   * the factory; header mode goes on as is; anything else is answered here (false).
+   */
+  async function signedIn(signIn: AuthServer, req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+    let who: Awaited<ReturnType<AuthServer['whose']>>;
+    try {
+      who = await signIn.whose(req.headers);
+    } catch (error) {
+      // The store is away: nothing can be checked, so nothing is accepted (and no client is told its token is bad).
+      log.warn(`http: could not check an access token: ${error instanceof Error ? error.message : String(error)}`);
+      rpcError(res, 503, 'The sign-in store does not answer, so no access token can be checked; retry in a moment.', { 'retry-after': '1' });
+      return false;
+    }
+    if (who.kind === 'refused') {
+      rpcError(res, who.status, who.message, who.headers);
+      return false;
+    }
+    if (who.kind === 'grant') {
+      const { grant, bound, scopes, credentials } = who;
+      const caller: CallerOptions = {
+        credentials: { accessToken: credentials.accessToken, apiKey: credentials.apiKey, monitoringApiKey: credentials.apiKey },
+        grant: { id: grant.id, bound },
+        wording: grantWording,
+      };
+      (req as IncomingMessage & { auth?: AuthInfo }).auth = {
+        token: `grant ${grant.id}`, // the bearer token itself is not handed on
+        clientId: grant.clientId,
+        scopes,
+        expiresAt: Math.floor(grant.access.expiresAt / 1000),
+        resource: new URL(signIn.resource),
+        extra: { caller },
+      };
+    }
+    return true;
   }
 
   const timeouts = options.timeouts ?? { headersMs: HEADERS_TIMEOUT_MS, requestMs: REQUEST_TIMEOUT_MS };
@@ -232,13 +306,14 @@ export async function serveHttp(options: HttpOptions): Promise<HttpServer> {
  * matches, port included: another local web app on another port is another origin.
  * @returns why the request is refused, or undefined.
  */
-export function requestGuard(port: number, allowedHosts: string[], allowedOrigins: string[]): (req: IncomingMessage) => string | undefined {
+export function requestGuard(port: number, allowedHosts: string[], allowedOrigins: string[]): (req: IncomingMessage, check?: { origin: boolean }) => string | undefined {
   const loopback = ['localhost', '127.0.0.1', '[::1]'].map((name) => `${name}:${port}`);
   const hosts = new Set([...loopback, ...allowedHosts.map((host) => host.toLowerCase())]);
   const origins = new Set([...loopback.map((host) => `http://${host}`), ...allowedOrigins]);
-  return (req) => {
+  return (req, check = { origin: true }) => {
     const host = req.headers.host?.toLowerCase();
     if (!host || !hosts.has(host)) return 'Forbidden: the Host header is not one this server answers to (APPMGMT_HTTP_ALLOWED_HOSTS).';
+    if (!check.origin) return undefined;
     const origin = req.headers.origin;
     if (origin !== undefined && !origins.has(origin.toLowerCase())) return 'Forbidden: requests from this Origin are not allowed (APPMGMT_HTTP_ALLOWED_ORIGINS).';
     return undefined;

@@ -25,9 +25,9 @@ export interface HttpProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Starts `app-management-mcp http --port 0 …args` and waits until it says where it listens. */
-export async function startHttp(args: string[] = [], env: Record<string, string> = {}): Promise<HttpProcess> {
-  const child = spawn(process.execPath, [BIN, 'http', '--port', '0', ...args], { env: { ...cleanEnv(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Starts `app-management-mcp http --port PORT …args` (a free port by default) and waits until it says where it listens. */
+export async function startHttp(args: string[] = [], env: Record<string, string> = {}, port = 0): Promise<HttpProcess> {
+  const child = spawn(process.execPath, [BIN, 'http', '--port', String(port), ...args], { env: { ...cleanEnv(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
   const url = await new Promise<string>((resolve, reject) => {

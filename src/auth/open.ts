@@ -1,0 +1,47 @@
+import type { Config, OAuthConfig } from '../config.js';
+import type { Log } from '../log.js';
+import { selectTools, TOOLSETS } from '../tools/index.js';
+import { serviceCheck } from './check.js';
+import { loadStaticClients } from './clients.js';
+import type { Offer } from './consent.js';
+import type { GrantEvent } from './context.js';
+import { createAuthServer, type AuthServer } from './index.js';
+import { createMemoryAuthStore } from './store.js';
+
+/**
+ * Builds the sign-in side of `http` from the configuration: its store beside the gate's (Redis when
+ * APPMGMT_STATE_URL is set), its clients, and what a grant may be given at most.
+ * @throws ConfigError for a clients file that cannot be used.
+ */
+export async function openAuth(config: Config, oauth: OAuthConfig, log: Log, audit: (event: GrantEvent) => Promise<void>): Promise<AuthServer> {
+  const staticClients = oauth.clientsFile ? loadStaticClients(oauth.clientsFile) : [];
+  const store = config.stateUrl
+    ? (await import('./redis-store.js')).createRedisAuthStore({ url: config.stateUrl, log })
+    : createMemoryAuthStore();
+  if (oauth.sealKeys.length === 0) {
+    log.warn('APPMGMT_OAUTH_SEAL_KEYS is not set: the credentials people give at consent are sealed with a key of this process only, so every connection ends when it restarts.');
+  }
+  if (oauth.cimdAllowLoopback) log.warn('APPMGMT_OAUTH_CIMD_ALLOW_LOOPBACK=true: client metadata documents may be fetched from this machine. This is for tests only.');
+  return createAuthServer({
+    issuer: oauth.issuer,
+    store,
+    sealKeys: oauth.sealKeys,
+    ...(config.stateSecret ? { subjectKey: config.stateSecret } : {}),
+    registration: oauth.registration,
+    staticClients,
+    cimd: { allowLoopback: oauth.cimdAllowLoopback },
+    offer: offerOf(config),
+    check: serviceCheck(config, log),
+    audit,
+    log,
+  });
+}
+
+/** The most a grant may be given: the toolsets this server's configuration offers, with their tool counts, read-only and app scope as set. */
+export function offerOf(config: Config): Offer {
+  const offered = new Set(selectTools(config).map((tool) => tool.name));
+  const toolsets = (Object.keys(TOOLSETS) as Array<keyof typeof TOOLSETS>)
+    .map((name) => ({ name, tools: TOOLSETS[name].filter((tool) => offered.has(tool.name) && tool.name !== 'check_connection').length }))
+    .filter((set) => set.tools > 0);
+  return { readOnly: config.readOnly, toolsets, ...(config.appId ? { appId: config.appId } : {}) };
+}
