@@ -22,7 +22,8 @@ const CALL_ID = /^[0-9a-f-]{36}$/;
 
 /**
  * KEYS: epoch, ledger, total. ARGV: seen epoch, fresh epoch, call id, call JSON, amount, limit ('' for
- * none), total limit ('' for none), most calls a ledger holds, the time both keys expire (ms).
+ * none), total limit ('' for none), most calls a ledger holds, how long both keys are kept (ms; a
+ duration, so that a replica's clock and Redis's need not agree).
  * Answers 'over' with which limit, or 'reserved' with the ledger's and the total's sums after.
  * Sums are formatted with %.0f: Lua's own number-to-string would write 1e+15.
  */
@@ -37,8 +38,8 @@ redis.call('HSET', KEYS[2], 'e:' .. ARGV[3], ARGV[4], 'a:' .. ARGV[3], ARGV[5], 
 redis.call('HINCRBY', KEYS[2], 'calls', 1)
 used = redis.call('HINCRBY', KEYS[2], 'used', ARGV[5])
 total = redis.call('INCRBY', KEYS[3], ARGV[5])
-redis.call('PEXPIREAT', KEYS[2], ARGV[9])
-redis.call('PEXPIREAT', KEYS[3], ARGV[9])
+redis.call('PEXPIRE', KEYS[2], ARGV[9])
+redis.call('PEXPIRE', KEYS[3], ARGV[9])
 return {'reserved', string.format('%.0f', used) .. ':' .. string.format('%.0f', total)}
 `);
 
@@ -72,9 +73,9 @@ export function createRedisAllowanceStore(store: Pick<RedisGateStore, 'script'>)
     async usage(ledger) {
       return parseUsage(await store.script(USAGE, keysOf(ledger), [], false));
     },
-    async reserve({ ledger, call, limit, totalLimit, keepUntil }) {
+    async reserve({ ledger, call, limit, totalLimit, keepForMs }) {
       const { id, state: _, ...rest } = call;
-      const args = [checkedId(id), JSON.stringify(rest), call.amount, limit ?? '', totalLimit ?? '', MAX_CALLS_PER_DAY, keepUntil];
+      const args = [checkedId(id), JSON.stringify(rest), call.amount, limit ?? '', totalLimit ?? '', MAX_CALLS_PER_DAY, Math.max(1, Math.ceil(keepForMs))];
       const [outcome, value] = (await store.script(RESERVE, keysOf(ledger), args, true)) as [string, string | undefined];
       if (outcome === 'over') return { ok: false, over: value === 'total' ? 'total' : value === 'calls' ? 'calls' : 'user' };
       const [used, total] = (value ?? '').split(':').map(Number);

@@ -49,8 +49,8 @@ export interface Reservation {
   limit?: number | undefined;
   /** The limit on all users' sum, if any. */
   totalLimit?: number | undefined;
-  /** When the ledger may be forgotten (ms since epoch): a day after its own ends, so a late release still finds it. */
-  keepUntil: number;
+  /** How long from now the ledger is kept: until a day after its own ends, so a late release still finds it. */
+  keepForMs: number;
 }
 
 export type Reserved =
@@ -98,8 +98,9 @@ export function createMemoryAllowanceStore({ now }: { now: () => number }): Allo
       const book = books.get(nameOf(ledger));
       return { used: book?.used ?? 0, calls: [...(book?.calls.values() ?? [])].map((call) => ({ ...call })), total: totals.get(totalOf(ledger))?.used ?? 0 };
     },
-    async reserve({ ledger, call, limit, totalLimit, keepUntil }) {
+    async reserve({ ledger, call, limit, totalLimit, keepForMs }) {
       sweep();
+      const keepUntil = now() + keepForMs;
       const book = books.get(nameOf(ledger)) ?? { used: 0, calls: new Map<string, CountedCall>(), keepUntil };
       const total = totals.get(totalOf(ledger)) ?? { used: 0, keepUntil };
       if (limit !== undefined && book.used + call.amount > limit) return { ok: false, over: 'user' };
@@ -108,8 +109,8 @@ export function createMemoryAllowanceStore({ now }: { now: () => number }): Allo
       book.calls.set(call.id, { ...call });
       book.used += call.amount;
       total.used += call.amount;
-      books.set(nameOf(ledger), book);
-      totals.set(totalOf(ledger), total);
+      books.set(nameOf(ledger), { ...book, keepUntil });
+      totals.set(totalOf(ledger), { ...total, keepUntil });
       return { ok: true, used: book.used, total: total.used };
     },
     async release(ledger, id) {

@@ -117,7 +117,7 @@ function callLines(unit: Unit, usage: Usage, now: number, othersCount: boolean):
 const STATE_TEXT: Record<CountedCall['state'], string> = {
   done: 'done',
   unknown: 'outcome unknown: counted, as it may have been spent',
-  sending: 'being sent now',
+  sending: 'no outcome recorded yet: counted, as it may be spent',
 };
 
 /** "10:04 UTC create_ad_campaign on app app_demo, campaign cmp_0001: 25.00 (done)". */

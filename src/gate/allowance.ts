@@ -130,7 +130,7 @@ export function createAllowance({ store, now, log, newId = randomUUID }: Allowan
     const t = now();
     const ledger: Ledger = { user, unit: limits.unit, day: dayOf(t) };
     const call: CountedCall = { id: newId(), tool: tool.name, ...idsOf(request), amount, at: t, state: 'sending' };
-    const reserved = await store.reserve({ ledger, call, limit: limits.user, totalLimit: limits.total, keepUntil: dayEnd(t) + DAY_MS });
+    const reserved = await store.reserve({ ledger, call, limit: limits.user, totalLimit: limits.total, keepForMs: dayEnd(t) + DAY_MS - t });
     if (!reserved.ok) {
       const usage = await store.usage(ledger);
       throw new OverLimitError(refusalText({ tool: tool.name, limits, over: reserved.over, usage, amount, now: t, resetsAt: dayEnd(t), stage: 'confirm' }));

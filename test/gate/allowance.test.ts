@@ -101,7 +101,7 @@ describe('the daily spend limit', () => {
       { name: '402 (no payment method)', answer: { status: 402, body: { detail: 'No payment method' } }, kept: false },
       { name: '409 (the ad platform may have accepted it)', answer: { status: 409, body: { detail: 'timed out' } }, kept: true },
       { name: '500', answer: { status: 500, body: { detail: 'boom' } }, kept: true },
-      { name: 'a dropped connection', answer: { drop: true }, kept: true },
+      { name: 'a dropped connection', answer: { status: 200, drop: true }, kept: true },
     ];
     let expected = 0;
     for (const [i, { name, answer, kept }] of cases.entries()) {
