@@ -40,7 +40,7 @@ export interface LimitedServer {
 
 export async function limitedServer(
   limits: Partial<Config>,
-  options: { audit?: AuditTrail; allowanceStore?: AllowanceStore; sandbox?: Sandbox } = {},
+  options: { audit?: AuditTrail; allowanceStore?: AllowanceStore; sandbox?: Sandbox; stateSecret?: string } = {},
 ): Promise<LimitedServer> {
   const sandbox = options.sandbox ?? (await startSandbox({ control: true }));
   const time = { t: EVENING };
@@ -51,6 +51,7 @@ export async function limitedServer(
     clock: { now: () => time.t, sleep: realClock.sleep },
     ...(options.audit ? { audit: options.audit } : {}),
     ...(options.allowanceStore ? { allowanceStore: options.allowanceStore } : {}),
+    ...(options.stateSecret ? { stateSecret: options.stateSecret } : {}),
   });
   const closing: Array<() => Promise<void>> = [];
   return {
