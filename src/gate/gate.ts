@@ -40,7 +40,9 @@ import {
  * - while a confirmed call runs, a warning or confirmation with the same arguments sends nothing;
  * - anything but a clean answer or a sure refusal (a tool's gate names the statuses its service
  *   documents as such) is an unknown outcome, named by the next warning;
- * - a clean answer is remembered for the window, so a repeated confirmation or warning says it was done.
+ * - a clean answer is remembered for the window, so a repeated confirmation or warning says it was done;
+ * - where a daily limit applies, warnings show the allowance and a confirmed call reserves its amount
+ *   just before it is sent (gate/allowance.ts).
  * When the client can show forms, a confirmed call also needs a person's approval: a 2025-era client
  * is shown the form while the call holds its warning; a 2026-07-28 client gets the form back with
  * a signed single-use state bound to that one pending warning, and the warning is taken only when

@@ -1,5 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { StateStoreUnavailableError } from '../../src/errors.js';
 import { dayEnd } from '../../src/gate/allowance.js';
+import { createMemoryAllowanceStore } from '../../src/gate/allowance-store.js';
+import { MAX_LISTED_CALLS, refusalText } from '../../src/gate/allowance-text.js';
+import { TOOLS } from '../../src/tools/index.js';
 import { connect } from '../helpers.js';
 import { APP, CAMPAIGN, CAMPAIGN_PATH } from '../tools/campaigns/fixtures.js';
 import { ADMIN, allowanceOf, budgeted, EVENING, limitedServer, warnAndConfirm, type LimitedServer, type UserClient } from './allowance-support.js';
@@ -210,6 +214,71 @@ describe('the daily spend limit', () => {
       `Bearer ${server.sandbox.simulation.credentials.accessToken}`,
       `Bearer ${ADMIN.accessToken}`,
     ]);
+  });
+});
+
+describe('what counts, and what stops a count', () => {
+  it('has every tool that costs money say what a confirmed call commits', () => {
+    const money = TOOLS.filter((tool) => tool.cost === 'money');
+    expect(money.map((tool) => tool.name).sort()).toEqual(['apply_budget_recommendation', 'create_ad_campaign', 'resume_ad_campaign']);
+    for (const tool of money) expect(tool.gate?.commits, tool.name).toBeTypeOf('function');
+  });
+
+  it(`lists the ${MAX_LISTED_CALLS} newest of the day's calls in a refusal, and sums the others in one line`, () => {
+    const calls = Array.from({ length: 14 }, (_, i) => ({ id: `c${i}`, tool: 'resume_ad_campaign', app: 'app_demo', campaign: `cmp_${i}`, amount: 1_000_000, at: EVENING - (14 - i) * 60_000, state: 'done' as const }));
+    const text = refusalText({
+      tool: 'resume_ad_campaign',
+      limits: { unit: 'micros', user: 15_000_000 },
+      over: 'user',
+      usage: { used: 14_000_000, total: 14_000_000, calls },
+      amount: 2_000_000,
+      now: EVENING,
+      resetsAt: dayEnd(EVENING),
+      stage: 'confirm',
+    });
+    const lines = text.split('\n');
+    expect(lines.slice(1, 4)).toEqual([
+      'Your calls counted today (2026-11-25, UTC), 14.00 in all:',
+      '- 4 earlier calls: 4.00',
+      '- 20:20 UTC resume_ad_campaign on app app_demo, campaign cmp_4: 1.00 (done)',
+    ]);
+    expect(lines.filter((line) => line.startsWith('- '))).toHaveLength(MAX_LISTED_CALLS + 1);
+    expect(lines[0]).toMatch(/Nothing was sent; the warning is used up\.$/);
+  });
+
+  it('sends nothing, and calls nothing unknown, when the read before sending fails', async () => {
+    const server = await limitedServer(LIMIT_100);
+    try {
+      const owner = await server.user();
+      expect((await owner.call('pause_ad_campaign', { app_id: APP, campaign_id: 'cmp_quiet' })).isError).toBe(false);
+      await owner.call('resume_ad_campaign', { app_id: APP, campaign_id: 'cmp_quiet' });
+      server.sandbox.script({ method: 'GET', path: `/api/apps/${APP}/adnet-ads/campaigns/cmp_quiet`, status: 404, body: { detail: 'Campaign cmp_quiet not found' } });
+      const confirmed = await owner.call('resume_ad_campaign', { app_id: APP, campaign_id: 'cmp_quiet', confirm: true });
+      expect(confirmed.text).toMatch(
+        /^NOT SENT: just before sending, resume_ad_campaign reads the campaign's daily budget again to count it against the daily limit, and that read failed: 404: App or campaign not found\..* Nothing was sent; call resume_ad_campaign again without confirm for a fresh warning\.$/,
+      );
+      const again = await owner.call('resume_ad_campaign', { app_id: APP, campaign_id: 'cmp_quiet' });
+      expect(again.text).not.toContain('Earlier attempt');
+      expect(server.sandbox.requests.filter((request) => request.rawPath.endsWith('/resume'))).toHaveLength(0);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('sends nothing, and calls nothing unknown, when the count cannot be reached', async () => {
+    const store = createMemoryAllowanceStore({ now: () => EVENING });
+    const server = await limitedServer(LIMIT_100, {
+      allowanceStore: { ...store, reserve: async () => Promise.reject(new StateStoreUnavailableError('no answer from Redis within 1 s')) },
+    });
+    try {
+      const owner = await server.user();
+      const { outcome } = await warnAndConfirm(owner, 'create_ad_campaign', budgeted('Unreachable', 10));
+      expect(outcome.text).toMatch(/^The confirmation gate's state store is unavailable \(no answer from Redis within 1 s\)/);
+      expect((await owner.call('create_ad_campaign', budgeted('Unreachable', 10))).text).not.toContain('Earlier attempt');
+      expect(server.creates()).toBe(0);
+    } finally {
+      await server.close();
+    }
   });
 });
 
