@@ -49,10 +49,12 @@ export function untilText(ms: number): string {
 export function allowanceSentence(limits: Limits, usage: Usage, amount: number): string {
   const uses = amount === 0 ? 'uses nothing' : `uses ${amountText(limits.unit, amount)}`;
   const ends = 'the day ends 00:00 UTC';
-  if (limits.unit === 'turns') return `Daily limit: ${uses} of your ${limits.user} AI turns a day (${limits.user! - usage.used - amount} left today; ${ends}).`;
-  if (limits.user === undefined) return `Daily limit: ${uses} of the ${money(limits.total!)} a day this server allows all its users together (${money(limits.total! - usage.total - amount)} left today; ${ends}).`;
-  const server = limits.total === undefined ? '' : `; this server's limit for all users together, ${money(limits.total)} a day, has ${money(limits.total - usage.total - amount)} left after it`;
-  return `Daily limit: ${uses} of your ${money(limits.user)} a day (${money(limits.user - usage.used - amount)} left today; ${ends})${server}.`;
+  // Never below zero: a limit lowered during the day can leave more used than it allows.
+  const left = (limit: number, used: number) => Math.max(0, limit - used - amount);
+  if (limits.unit === 'turns') return `Daily limit: ${uses} of your ${limits.user} AI turns a day (${left(limits.user!, usage.used)} left today; ${ends}).`;
+  if (limits.user === undefined) return `Daily limit: ${uses} of the ${money(limits.total!)} a day this server allows all its users together (${money(left(limits.total!, usage.total))} left today; ${ends}).`;
+  const server = limits.total === undefined ? '' : `; this server's limit for all users together, ${money(limits.total)} a day, has ${money(left(limits.total, usage.total))} left after it`;
+  return `Daily limit: ${uses} of your ${money(limits.user)} a day (${money(left(limits.user, usage.used))} left today; ${ends})${server}.`;
 }
 
 export interface RefusalFacts {
@@ -86,7 +88,7 @@ export function refusalText({ tool, limits, over, usage, amount, now, resetsAt, 
 /** What is left today of the limit a call went over. */
 function leftOf(limits: Limits, over: Over, usage: Usage): number {
   if (over === 'calls') return 0;
-  return over === 'total' ? limits.total! - usage.total : limits.user! - usage.used;
+  return Math.max(0, over === 'total' ? limits.total! - usage.total : limits.user! - usage.used);
 }
 
 function overSentence(tool: string, limits: Limits, over: Over, usage: Usage, amount: number): string {
