@@ -3,7 +3,12 @@ import { StateStoreUnavailableError } from '../../src/errors.js';
 import { dayEnd } from '../../src/gate/allowance.js';
 import { createMemoryAllowanceStore } from '../../src/gate/allowance-store.js';
 import { MAX_LISTED_CALLS, refusalText } from '../../src/gate/allowance-text.js';
+import { createGate } from '../../src/gate/gate.js';
+import { createMemoryStore } from '../../src/gate/store.js';
+import { silentLog } from '../../src/log.js';
 import { TOOLS } from '../../src/tools/index.js';
+import type { GatedTool, ToolResult } from '../../src/tools/define.js';
+import { gateToolContext } from './context.js';
 import { connect } from '../helpers.js';
 import { APP, CAMPAIGN, CAMPAIGN_PATH } from '../tools/campaigns/fixtures.js';
 import { ADMIN, allowanceOf, budgeted, EVENING, limitedServer, warnAndConfirm, type LimitedServer, type UserClient } from './allowance-support.js';
@@ -244,6 +249,18 @@ describe('what counts, and what stops a count', () => {
     ]);
     expect(lines.filter((line) => line.startsWith('- '))).toHaveLength(MAX_LISTED_CALLS + 1);
     expect(lines[0]).toMatch(/Nothing was sent; the warning is used up\.$/);
+  });
+
+  it("reads each caller's limit from that caller's configuration, so narrowing it there narrows their limit", async () => {
+    const now = () => EVENING;
+    const gate = createGate({ store: createMemoryStore({ now }), now, config: { requireHumanConfirmation: false, approvalTimeoutMs: 60_000 }, log: silentLog });
+    const create = TOOLS.find((tool) => tool.name === 'create_ad_campaign') as GatedTool;
+    const api = { listAdCampaigns: async () => [] } as never;
+    const context = (limit: number) => ({ ...gateToolContext(now), api, config: { spendLimitDailyMicros: limit } as never });
+    const narrowed = gate.call(create, budgeted('Narrowed', 10), undefined, context(5_000_000), { scope: 'bob', approval: { kind: 'none' } });
+    await expect(narrowed).rejects.toThrow(/^REFUSED: over your daily spending limit: this create_ad_campaign call would commit 10\.00 of new daily budget, and 0\.00 of your 5\.00 a day/);
+    const wide = (await gate.call(create, budgeted('Wide', 10), undefined, context(50_000_000), { scope: 'carol', approval: { kind: 'none' } })) as ToolResult;
+    expect(wide.structured?.cost).toContain('Daily limit: uses 10.00 of your 50.00 a day (40.00 left today; the day ends 00:00 UTC).');
   });
 
   it('sends nothing, and calls nothing unknown, when the read before sending fails', async () => {
