@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
 import { StateStoreUnavailableError } from '../../src/errors.js';
 import { dayEnd } from '../../src/gate/allowance.js';
 import { createMemoryAllowanceStore } from '../../src/gate/allowance-store.js';
@@ -219,6 +220,16 @@ describe('the daily spend limit', () => {
       `Bearer ${server.sandbox.simulation.credentials.accessToken}`,
       `Bearer ${ADMIN.accessToken}`,
     ]);
+  });
+});
+
+describe('the limits in the configuration', () => {
+  it('reads the three limits from the environment, and stops start-up on a malformed or misspelt one, naming it', () => {
+    const config = loadConfig({ APPMGMT_SPEND_LIMIT_DAILY_MICROS: '100000000', APPMGMT_SPEND_LIMIT_TOTAL_DAILY_MICROS: '1000000000', APPMGMT_CREDIT_TURNS_DAILY: '20' });
+    expect([config.spendLimitDailyMicros, config.spendLimitTotalDailyMicros, config.creditTurnsDaily]).toEqual([100_000_000, 1_000_000_000, 20]);
+    expect(() => loadConfig({ APPMGMT_SPEND_LIMIT_DAILY_MICROS: '25.50' })).toThrow('APPMGMT_SPEND_LIMIT_DAILY_MICROS must be a positive whole number');
+    expect(() => loadConfig({ APPMGMT_CREDIT_TURNS_DAILY: '0' })).toThrow('APPMGMT_CREDIT_TURNS_DAILY must be a positive whole number');
+    expect(() => loadConfig({ APPMGMT_SPEND_LIMIT_DAILY: '100000000' })).toThrow('did you mean APPMGMT_SPEND_LIMIT_DAILY_MICROS?');
   });
 });
 
