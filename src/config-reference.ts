@@ -119,6 +119,27 @@ export const ENV_DETAILS: Partial<Record<EnvName, EnvDetail>> = {
     unset: 'no cap of ours (the service applies its own rules)',
     note: 'A campaign above it is refused before any request; it also bounds every `*_micros` amount in `campaign_settings`.',
   },
+  APPMGMT_SPEND_LIMIT_DAILY_MICROS: {
+    accepts: 'a whole number of micros of the account currency (1,000,000 micros = 1 unit)',
+    modes: BOTH,
+    max: 1e15,
+    unset: 'no limit per user (nothing is counted unless another limit is set)',
+    note: "Counts what each user's confirmed calls add to daily budgets in a UTC day: a created or resumed campaign's daily budget, a budget recommendation's increase. Every warning shows the allowance, a call that would go over is refused before anyone is asked, and `check_connection` shows what is left. Counted in the process, or in Redis with `APPMGMT_STATE_URL` (across replicas and restarts). How each outcome counts: [Safety](safety.md#the-rules).",
+  },
+  APPMGMT_SPEND_LIMIT_TOTAL_DAILY_MICROS: {
+    accepts: 'a whole number of micros of the account currency',
+    modes: BOTH,
+    max: 1e15,
+    unset: 'no limit for all users together',
+    note: 'Counted as `APPMGMT_SPEND_LIMIT_DAILY_MICROS`, over every user of this server (with `APPMGMT_STATE_URL`, of every replica). A refusal lists only the caller\'s own calls.',
+  },
+  APPMGMT_CREDIT_TURNS_DAILY: {
+    accepts: 'a whole number of AI turns',
+    modes: BOTH,
+    max: 1_000,
+    unset: 'AI turns are not counted',
+    note: 'Each confirmed `send_app_chat_message` and `resolve_repo_conflicts` is one turn (the service does not say how many credits a turn takes); a turn the service surely refused (such as a 400 for a workspace out of credits) is given back.',
+  },
   APPMGMT_LOG_LEVEL: {
     accepts: '`debug`, `info`, `warn` or `error`',
     modes: BOTH,

@@ -18,6 +18,9 @@ export const ENV_VARS = {
   APPMGMT_REQUIRE_HUMAN_CONFIRMATION: 'true: costly tools act only after the user approves in a client form',
   APPMGMT_APPROVAL_TIMEOUT_MS: 'How long a costly call waits for the user to answer the approval form (default 120000, at most 600000)',
   APPMGMT_MAX_DAILY_BUDGET_MICROS: 'Largest daily budget (micros) a campaign may be created with',
+  APPMGMT_SPEND_LIMIT_DAILY_MICROS: "Each user's daily limit (micros, UTC day) on new daily budget committed by confirmed calls: created and resumed campaigns, budget increases",
+  APPMGMT_SPEND_LIMIT_TOTAL_DAILY_MICROS: 'The same limit for all users of this server together (micros, UTC day)',
+  APPMGMT_CREDIT_TURNS_DAILY: "Each user's daily limit (UTC day) on AI turns: confirmed builder chat messages and conflict resolutions",
   APPMGMT_LOG_LEVEL: 'debug, info, warn or error (default info); logs go to stderr',
   APPMGMT_HTTP_ALLOWED_HOSTS: "http: Host header values allowed besides this machine's names, comma-separated (mcp.example.com, mcp.example.com:8443)",
   APPMGMT_HTTP_ALLOWED_ORIGINS: 'http: browser origins allowed besides this machine, comma-separated (https://chat.example.com)',
@@ -39,6 +42,10 @@ const ENV_NAMES = Object.keys(ENV_VARS) as EnvName[];
 
 /** A deadline above a day is a typo (an extra zero or two), not a wish. */
 const MAX_TIMEOUT_MS = 86_400_000;
+/** More AI turns a day than this is a typo, not a limit: a person cannot follow more. */
+const MAX_CREDIT_TURNS_DAILY = 1_000;
+/** A billion units a day: any larger limit is a typo, and sums of amounts stay exact integers below it. */
+const MAX_SPEND_LIMIT_MICROS = 1e15;
 /** A person answers a form within minutes; longer only holds a call and its warning open. */
 const MAX_APPROVAL_TIMEOUT_MS = 600_000;
 const DEFAULT_APPROVAL_TIMEOUT_MS = 120_000;
@@ -212,6 +219,9 @@ export const ConfigSchema = z
       DEFAULT_APPROVAL_TIMEOUT_MS,
     ),
     APPMGMT_MAX_DAILY_BUDGET_MICROS: positiveInt('APPMGMT_MAX_DAILY_BUDGET_MICROS', Number.MAX_SAFE_INTEGER).optional(),
+    APPMGMT_SPEND_LIMIT_DAILY_MICROS: positiveInt('APPMGMT_SPEND_LIMIT_DAILY_MICROS', MAX_SPEND_LIMIT_MICROS, '1000000000000000 (a billion units a day)').optional(),
+    APPMGMT_SPEND_LIMIT_TOTAL_DAILY_MICROS: positiveInt('APPMGMT_SPEND_LIMIT_TOTAL_DAILY_MICROS', MAX_SPEND_LIMIT_MICROS, '1000000000000000 (a billion units a day)').optional(),
+    APPMGMT_CREDIT_TURNS_DAILY: positiveInt('APPMGMT_CREDIT_TURNS_DAILY', MAX_CREDIT_TURNS_DAILY).optional(),
     APPMGMT_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error'], { error: 'APPMGMT_LOG_LEVEL must be debug, info, warn or error' }).default('info'),
     APPMGMT_HTTP_ALLOWED_HOSTS: list('APPMGMT_HTTP_ALLOWED_HOSTS', hostValue).optional(),
     APPMGMT_HTTP_ALLOWED_ORIGINS: list('APPMGMT_HTTP_ALLOWED_ORIGINS', originValue).optional(),
@@ -298,6 +308,15 @@ export interface Config {
   /** How long a costly call waits for the person to answer the client's approval form. */
   approvalTimeoutMs: number;
   maxDailyBudgetMicros?: number;
+  /**
+   * The caller's daily limit on new daily budget, in micros (gate/allowance.ts). Per caller: a
+   * grant may narrow it by lowering this value in the caller's copy of the configuration.
+   */
+  spendLimitDailyMicros?: number;
+  /** The same limit for all callers together. */
+  spendLimitTotalDailyMicros?: number;
+  /** The caller's daily limit on AI turns (builder chat messages and conflict resolutions). */
+  creditTurnsDaily?: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
   /** Set when the server talks to the built-in sandbox: every result says so. */
   sandbox: boolean;
@@ -386,6 +405,9 @@ export function loadConfig(env: Record<string, string | undefined>, flags: Confi
     requireHumanConfirmation: e.APPMGMT_REQUIRE_HUMAN_CONFIRMATION,
     approvalTimeoutMs: e.APPMGMT_APPROVAL_TIMEOUT_MS,
     maxDailyBudgetMicros: e.APPMGMT_MAX_DAILY_BUDGET_MICROS,
+    spendLimitDailyMicros: e.APPMGMT_SPEND_LIMIT_DAILY_MICROS,
+    spendLimitTotalDailyMicros: e.APPMGMT_SPEND_LIMIT_TOTAL_DAILY_MICROS,
+    creditTurnsDaily: e.APPMGMT_CREDIT_TURNS_DAILY,
     logLevel: e.APPMGMT_LOG_LEVEL,
     http: {
       allowedHosts: e.APPMGMT_HTTP_ALLOWED_HOSTS ?? [],

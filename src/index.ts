@@ -40,11 +40,12 @@ async function main(argv: string[]): Promise<void> {
   const shutdown = new AbortController();
   const calls = trackCalls();
   const store = await openStore(config, log);
+  const allowanceStore = await openAllowance(store);
   const { audit } = await openAudit(config, log, redact);
   // OpenTelemetry only when the OTEL_* environment asks for it: otherwise nothing of it loads.
   const telemetry = await startTelemetry(process.env, { log, transport: 'pipe', store });
   // With --sandbox, tool calls that come before the sandbox listens wait for it.
-  const factory = createServerFactory({ config, log, store, shutdown: shutdown.signal, calls, stateSecret: config.stateSecret, audit, telemetry, ...(sandboxListening ? { ready: sandboxListening } : {}) });
+  const factory = createServerFactory({ config, log, store, allowanceStore, shutdown: shutdown.signal, calls, stateSecret: config.stateSecret, audit, telemetry, ...(sandboxListening ? { ready: sandboxListening } : {}) });
   const { done, stop } = serveStdio(factory, { log, calls, shutdown });
   // Listened to after the transport's own listener, so the input (the client's initialize) has been handled first.
   process.stdin.once('data', () => inputRead());
@@ -79,14 +80,16 @@ async function runHttp(
   const fallbackCredentials = command.sandbox && !config.oauth ? { accessToken: config.accessToken, apiKey: config.apiKey, monitoringApiKey: config.monitoringApiKey } : undefined;
   Object.assign(config, { accessToken: undefined, apiKey: undefined, monitoringApiKey: undefined } satisfies Partial<Config>);
   const shutdown = new AbortController();
-  const store = (await openStore(config, log)) ?? (await import('./gate/store.js')).createMemoryStore({ now: Date.now });
+  const redisStore = await openStore(config, log);
+  const allowanceStore = await openAllowance(redisStore);
+  const store = redisStore ?? (await import('./gate/store.js')).createMemoryStore({ now: Date.now });
   // Draining ends waits and polls at once, but lets requests on their way to the service finish
   // until the drain time is up; those still out then are cancelled, and answer OUTCOME UNKNOWN.
   const abortRequests = new AbortController();
   const { audit, grants } = await openAudit(config, log, redact);
   const auth = config.oauth ? await (await import('./auth/open.js')).openAuth(config, config.oauth, log, grants) : undefined;
   const telemetry = await startTelemetry(process.env, { log, transport: 'tcp', store });
-  const factory = createServerFactory({ config, log, store, shutdown: shutdown.signal, abortRequests: abortRequests.signal, stateSecret: config.stateSecret, audit, telemetry });
+  const factory = createServerFactory({ config, log, store, allowanceStore, shutdown: shutdown.signal, abortRequests: abortRequests.signal, stateSecret: config.stateSecret, audit, telemetry });
   const http = await serveHttp({
     factory,
     host: command.host,
@@ -137,6 +140,11 @@ async function openStore(config: Config, log: Log) {
     log.warn(`${evictionProblem(found.policy)} Starting anyway: APPMGMT_STATE_ALLOW_EVICTION=true.`);
   }
   return store;
+}
+
+/** Where the daily limits count: beside the gate's records in Redis when there is one, else (undefined) in the process. */
+async function openAllowance(store: Awaited<ReturnType<typeof openStore>>) {
+  return store && (await import('./gate/allowance-redis.js')).createRedisAllowanceStore(store);
 }
 
 /**

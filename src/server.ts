@@ -24,8 +24,10 @@ import { realClock, withShutdown } from './clock.js';
 import { secretsOf, type Config } from './config.js';
 import { describeError, RefusedError } from './errors.js';
 import { APPROVAL_FORM, formAnswerValidator, type ApprovalChannel, type ApprovalState, type AskApproval } from './gate/approval.js';
+import { createAllowance } from './gate/allowance.js';
+import { createMemoryAllowanceStore, type AllowanceStore } from './gate/allowance-store.js';
 import { createGate, GATED_CREDENTIAL } from './gate/gate.js';
-import { checkedCanonical, gateScope } from './gate/key.js';
+import { checkedCanonical, gateScope, scopeDigest } from './gate/key.js';
 import { createMemoryStore, type GateStore } from './gate/store.js';
 import { INSTRUCTIONS } from './instructions.js';
 import type { AuditTrail } from './observe/audit.js';
@@ -52,6 +54,8 @@ export interface ServerDeps {
   tools?: AnyTool[];
   /** Defaults to an in-process store. */
   store?: GateStore;
+  /** Where the daily limits count (gate/allowance.ts); defaults to this process. With a Redis gate store, the same Redis (allowance-redis.ts). */
+  allowanceStore?: AllowanceStore;
   /** Aborts when the process shuts down: waits and polls end and answer with what they have. */
   shutdown?: AbortSignal;
   /**
@@ -181,7 +185,9 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
   // it ends: many at once is normal load, not the leak node warns about beyond 10.
   setMaxListeners(0, shutdown, abortRequests);
   const calls = deps.calls ?? trackCalls();
-  const gate = createGate({ store: deps.store ?? createMemoryStore({ now: () => clock.now() }), now: () => clock.now(), config, log, ...(deps.audit ? { audit: deps.audit } : {}) });
+  const now = () => clock.now();
+  const allowance = createAllowance({ store: deps.allowanceStore ?? createMemoryAllowanceStore({ now }), now, log });
+  const gate = createGate({ store: deps.store ?? createMemoryStore({ now }), now, config, log, allowance, ...(deps.audit ? { audit: deps.audit } : {}) });
   const codec = createRequestStateCodec<ApprovalState>({
     key: deps.stateSecret ?? randomBytes(32),
     ttlSeconds: Math.ceil(config.approvalTimeoutMs / 1000) + 60,
@@ -325,6 +331,7 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
       clock,
       signal: ctx.mcpReq.signal,
       shutdown,
+      allowance: () => allowance.report(scopeDigest(caller.scope), caller.config),
       progress: async (message, progress, total) => {
         if (token === undefined) return;
         step += 1;

@@ -7,6 +7,7 @@ import {
   ConfigError,
   InputError,
   RefusedError,
+  StateStoreUnavailableError,
   UnexpectedAnswerError,
   UnreachableError,
   reasonOf,
@@ -15,6 +16,8 @@ import type { Log } from '../log.js';
 import { noAudit, refusalReason, type AuditTrail, type CallTrail, type RefusalReason } from '../observe/audit.js';
 import { duration, quote, sanitize } from '../text.js';
 import type { GatedTool, Refusal, ToolContext, ToolResult, Warning } from '../tools/define.js';
+import { createAllowance, NO_HOLD, type Allowance } from './allowance.js';
+import { createMemoryAllowanceStore } from './allowance-store.js';
 import { askInline, checkState, judgeAnswer, type ApprovalChannel, type AskApproval } from './approval.js';
 import { callKey, lastWarningSlot, scopeDigest } from './key.js';
 import {
@@ -37,7 +40,9 @@ import {
  * - while a confirmed call runs, a warning or confirmation with the same arguments sends nothing;
  * - anything but a clean answer or a sure refusal (a tool's gate names the statuses its service
  *   documents as such) is an unknown outcome, named by the next warning;
- * - a clean answer is remembered for the window, so a repeated confirmation or warning says it was done.
+ * - a clean answer is remembered for the window, so a repeated confirmation or warning says it was done;
+ * - where a daily limit applies, warnings show the allowance and a confirmed call reserves its amount
+ *   just before it is sent (gate/allowance.ts).
  * When the client can show forms, a confirmed call also needs a person's approval: a 2025-era client
  * is shown the form while the call holds its warning; a 2026-07-28 client gets the form back with
  * a signed single-use state bound to that one pending warning, and the warning is taken only when
@@ -53,6 +58,8 @@ export interface GateDeps {
   newRequestId?: () => string;
   /** Where every step of every gated call is recorded (observe/audit.ts); nowhere by default. */
   audit?: AuditTrail;
+  /** The daily limits (gate/allowance.ts); by default counted in this process. */
+  allowance?: Allowance;
 }
 
 /**
@@ -72,7 +79,7 @@ export interface Caller {
 
 export type Gate = ReturnType<typeof createGate>;
 
-export function createGate({ store, now, config, log, newRequestId = randomUUID, audit = noAudit }: GateDeps) {
+export function createGate({ store, now, config, log, newRequestId = randomUUID, audit = noAudit, allowance = createAllowance({ store: createMemoryAllowanceStore({ now }), now, log }) }: GateDeps) {
   /**
    * One call of a gated tool, with `confirm` taken out of `request`. Every step is recorded in the
    * audit trail; a refusal thrown before anything was sent is recorded with its reason.
@@ -116,9 +123,9 @@ export function createGate({ store, now, config, log, newRequestId = randomUUID,
     trail.stage = 'local_check';
     tool.gate.check?.(request, ctx.config);
     if (confirm !== true) return warn(tool, request, ctx, key, slot, user, trail);
-    if (caller.approval.kind !== 'rounds') return act(tool, request, ctx, key, slot, caller.approval, trail);
+    if (caller.approval.kind !== 'rounds') return act(tool, request, ctx, key, slot, caller.approval, trail, user);
     const { retry } = caller.approval;
-    if (!retry?.state) return askRound(tool, request, ctx, key, slot, trail);
+    if (!retry?.state) return askRound(tool, request, ctx, key, slot, trail, user);
     trail.stage = 'approval_state';
     const state = checkState(retry.state, key, now(), config.approvalTimeoutMs);
     trail.stage = 'approval_reused';
@@ -128,7 +135,7 @@ export function createGate({ store, now, config, log, newRequestId = randomUUID,
     await answeredApproval(trail, () => judgeAnswer(retry.answer));
     // The take needs the warning this round was asked for, still pending: a store that forgot the
     // claim (or a newer warning for the same arguments) can only refuse.
-    return act(tool, request, ctx, key, slot, { kind: 'none' }, trail, state.nonce);
+    return act(tool, request, ctx, key, slot, { kind: 'none' }, trail, user, state.nonce);
   }
 
   /** Records a person's answer to an approval form: `judge` throws (a RefusedError) unless they approved. */
@@ -143,12 +150,12 @@ export function createGate({ store, now, config, log, newRequestId = randomUUID,
   }
 
   /** The first round of a 2026-07-28 approval: binds the pending warning to this round, and sends the form. */
-  async function askRound(tool: GatedTool, request: Record<string, unknown>, ctx: ToolContext, key: string, slot: string, trail: CallTrail): Promise<ToolResult | AskApproval> {
+  async function askRound(tool: GatedTool, request: Record<string, unknown>, ctx: ToolContext, key: string, slot: string, trail: CallTrail, user: string): Promise<ToolResult | AskApproval> {
     const nonce = randomUUID();
     const ready = await store.bind(key, slot, nonce);
     if (!ready.ok) return notTaken(tool, ready, key, trail);
     trail.stage = 'warning_failed';
-    const warning = await tool.gate.warn(request, ctx);
+    const warning = await allowance.shown(tool, request, await tool.gate.warn(request, ctx), ctx, user);
     await trail.approvalAsked(warning.cost);
     return { ask: { message: `${warning.action}. ${warning.cost}`, state: { key, nonce, at: now() } } };
   }
@@ -157,7 +164,7 @@ export function createGate({ store, now, config, log, newRequestId = randomUUID,
     const running = await store.inFlight(key);
     if (running) return refused(trail, 'in_flight', inFlightResult(tool, running.since));
     trail.stage = 'warning_failed';
-    const warning = await tool.gate.warn(request, ctx);
+    const warning = await allowance.shown(tool, request, await tool.gate.warn(request, ctx), ctx, user);
     const earlier = await store.unknownOutcome(key);
     const done = await store.completed(key);
     const requestId = tool.gate.requestId ? (earlier?.requestId ?? newRequestId()) : undefined;
@@ -180,6 +187,7 @@ export function createGate({ store, now, config, log, newRequestId = randomUUID,
     slot: string,
     approval: ApprovalChannel,
     trail: CallTrail,
+    user: string,
     round?: string,
   ): Promise<ToolResult> {
     // Before the warning is taken: a confirmation that cannot be recorded leaves it pending.
@@ -190,34 +198,40 @@ export function createGate({ store, now, config, log, newRequestId = randomUUID,
     const requestId = taken.pending.requestId;
     const heartbeat = setInterval(() => void store.touch(key).catch((error: unknown) => log.warn(`gate heartbeat failed: ${String(error)}`)), HEARTBEAT_MS);
     heartbeat.unref();
+    let hold = NO_HOLD;
     try {
       if (approval.kind === 'inline') {
         trail.stage = 'warning_failed';
-        const warning = await tool.gate.warn(request, ctx);
+        const warning = await allowance.shown(tool, request, await tool.gate.warn(request, ctx), ctx, user);
         await trail.approvalAsked(warning.cost);
         await answeredApproval(trail, () => askInline(approval, `${warning.action}. ${warning.cost}`, ctx.signal, config.approvalTimeoutMs));
         trail.stage = 'not_sent';
       }
+      hold = await allowance.reserve(tool, request, ctx, user, trail);
       const result = await trail.sending(() => tool.run(request, requestId ? { ...ctx, requestId } : ctx));
       const summary = sanitize(tool.gate.done?.(result) ?? DONE_UNSAID, MAX_SUMMARY_CHARS);
       await trail.answered('success', { summary });
+      await hold.kept(result);
       await settle(key, { kind: 'clean', completed: { at: now(), summary } });
       return result.structured ? { ...result, structured: { confirmation_needed: false, ...result.structured } } : result;
     } catch (error) {
       const refusal = error instanceof ApiError ? tool.gate.refusals?.[error.status] : undefined;
       if (error instanceof ApiError && refusal) {
         await trail.answered('refused', { status: error.status, summary: refusal.why, upstream: reasonOf(error.body) });
+        await hold.release();
         await settle(key, { kind: 'refused' });
         return refusedResult(error, refusal);
       }
       if (sentNothing(error)) {
         // A sure refusal by the service is its answer; anything else stopped before sending (recorded by call).
         if (error instanceof ApiError && trail.sent) await trail.answered('refused', { status: error.status, upstream: reasonOf(error.body) });
+        await hold.release();
         await settle(key, { kind: 'refused' });
         throw error;
       }
       const record: UnknownOutcome = { at: now(), what: unknownWhat(error, log, tool.name), ...(requestId ? { requestId } : {}) };
       await trail.answered('unknown', { status: error instanceof ApiError ? error.status : undefined, summary: record.what });
+      await hold.unknown();
       await settle(key, { kind: 'unknown', record });
       return unknownResult(tool, record);
     } finally {
@@ -253,9 +267,9 @@ export function createGate({ store, now, config, log, newRequestId = randomUUID,
 /** What a completed call did, for a tool whose gate does not say. */
 const DONE_UNSAID = 'the service answered';
 
-/** Errors that prove nothing happened: raised before sending, or a definite refusal by the service. */
+/** Errors that prove nothing happened: raised before sending (a store that did not answer, too), or a definite refusal by the service. */
 function sentNothing(error: unknown): boolean {
-  if (error instanceof InputError || error instanceof ConfigError || error instanceof RefusedError) return true;
+  if (error instanceof InputError || error instanceof ConfigError || error instanceof RefusedError || error instanceof StateStoreUnavailableError) return true;
   return error instanceof ApiError && error.status >= 400 && error.status < 500 && error.status !== 408 && error.status !== 409;
 }
 

@@ -12,7 +12,7 @@ export interface Script {
   sha: string;
 }
 
-function script(lua: string): Script {
+export function script(lua: string): Script {
   return { lua, sha: createHash('sha1').update(lua).digest('hex') };
 }
 
@@ -22,7 +22,7 @@ function script(lua: string): Script {
  * than the one seen means the store lost its memory: the script changes nothing but to write a new
  * epoch where there was none, and answers 'amnesia' with the epoch now in force.
  */
-const EPOCH_CHECK = `
+export const EPOCH_CHECK = `
 local epoch = redis.call('GET', KEYS[1])
 if epoch ~= ARGV[1] then
   if not epoch then

@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import { ConfigError, RefusedError, StateStoreUnavailableError } from '../errors.js';
 import { type Log, silentLog } from '../log.js';
 import { duration, type Redact, redactor } from '../text.js';
-import { evalScript, SETTLE, SYNC_EPOCH, TAKE, WARN } from './redis-scripts.js';
+import { evalScript, SETTLE, SYNC_EPOCH, TAKE, WARN, type Script } from './redis-scripts.js';
 import {
   CONFIRM_WINDOW_MS,
   IN_FLIGHT_TTL_MS,
@@ -91,6 +91,14 @@ export type EvictionPolicy = { policy: string } | { unknown: string };
 export type RedisGateStore = GateStore & {
   /** @throws StateStoreUnavailableError when Redis does not answer. */
   evictionPolicy(): Promise<EvictionPolicy>;
+  /**
+   * Runs a script of another part of the gate (allowance-redis.ts) on this store's connection and
+   * deadline. A `decision` runs behind the epoch check (its Lua starts with EPOCH_CHECK, and gets
+   * the epoch key first and two epochs first) and is refused during an amnesia grace, as the gate's
+   * own decisions are; anything else runs as it is, at any time.
+   * @throws StateStoreUnavailableError, or StateStoreAmnesiaError for a decision.
+   */
+  script(script: Script, keys: string[], args: Array<string | number>, decision: boolean): Promise<unknown>;
 };
 
 export interface RedisStoreOptions {
@@ -200,7 +208,7 @@ export function createRedisStore({
   }
 
   /** Runs a decision script behind the epoch check. @throws StateStoreAmnesiaError when the store lost its memory. */
-  async function decide(lua: typeof WARN, keys: string[], args: Array<string | number>): Promise<[string, string | undefined]> {
+  async function decide(lua: Script, keys: string[], args: Array<string | number>): Promise<[string, string | undefined]> {
     refuseWhileForgetful();
     const seen = epoch ?? (await syncEpoch());
     refuseWhileForgetful();
@@ -269,6 +277,7 @@ export function createRedisStore({
       await run(() => redis.ping());
     },
     evictionPolicy,
+    script: (script, keys, args, decision) => (decision ? decide(script, keys, args) : run(() => evalScript(redis, script, keys, args))),
     async health(): Promise<StoreHealth> {
       await run(() => redis.ping());
       const problems: string[] = [];

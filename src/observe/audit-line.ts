@@ -18,7 +18,7 @@ const MAX_INPUT_CHARS = 4 * MAX_SUMMARY_CHARS;
 /** `METHOD /path?query` of a sent request. */
 export const MAX_HTTP_CHARS = 300;
 
-export const AUDIT_STEPS = ['warned', 'approval_asked', 'approval_answered', 'confirmed', 'sent', 'answered', 'refused'] as const;
+export const AUDIT_STEPS = ['warned', 'approval_asked', 'approval_answered', 'confirmed', 'reserved', 'sent', 'answered', 'released', 'refused'] as const;
 /** `pending`: the call goes on (a warning, a confirmation, a request on its way). */
 export const AUDIT_OUTCOMES = ['pending', 'approved', 'declined', 'success', 'refused', 'unknown'] as const;
 /** Why the gate refused a call (step `refused`); nothing was sent for any of them. */
@@ -37,6 +37,7 @@ export const REFUSAL_REASONS = [
   'store_unavailable',
   'store_amnesia', // the shared store lost its memory; the grace period refuses everything
   'audit_unwritable',
+  'over_limit', // the call would go over a daily limit (gate/allowance.ts)
   'cancelled',
   'not_sent', // refused before sending for another reason (a setting missing)
 ] as const;
@@ -74,6 +75,16 @@ export const AuditLineSchema = z.strictObject({
   /** The HTTP status of an answer that was not a success, or of the read that stopped a warning. */
   status: z.number().int().min(100).max(599).optional(),
   reason: z.enum(REFUSAL_REASONS).optional(),
+  /** Steps `reserved` and `released`: the UTC day (YYYY-MM-DD) whose daily limit the amount counts against. */
+  day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional(),
+  /** What the daily limit counts: `micros` of new daily budget, or AI `turns`. */
+  unit: z.enum(['micros', 'turns']).optional(),
+  /** What this step counted (`reserved`) or gave back (`released`), in `unit`. */
+  counted: z.number().int().nonnegative().optional(),
+  /** The user's sum for the day after this step, in `unit`. */
+  used: z.number().int().min(0).optional(),
+  /** The user's daily limit in force, in `unit`; absent when only the server-wide limit applies. */
+  limit: z.number().int().positive().optional(),
   /** A trimmed, cleaned line: what a success did (ids), what a refusal or an unknown outcome was. */
   summary: z.string().max(MAX_SUMMARY_CHARS).optional(),
 });

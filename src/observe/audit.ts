@@ -51,7 +51,10 @@ export interface CallFacts {
   redact?: ((text: string) => string) | undefined;
 }
 
-type Optional = Partial<Pick<AuditLine, 'request_id' | 'cost' | 'status' | 'reason' | 'summary' | 'sent_sha256' | 'http'>>;
+type Optional = Partial<Pick<AuditLine, 'request_id' | 'cost' | 'status' | 'reason' | 'summary' | 'sent_sha256' | 'http' | 'day' | 'unit' | 'counted' | 'used' | 'limit'>>;
+
+/** What a step of the daily limits counted (gate/allowance.ts). */
+export type Counting = Required<Pick<AuditLine, 'day' | 'unit' | 'counted' | 'used'>> & Pick<AuditLine, 'limit'>;
 
 /** The record of one gated tool call, as the gate walks through it. */
 export interface CallTrail {
@@ -69,6 +72,8 @@ export interface CallTrail {
   /** Whether a request of this call was handed to the network. */
   readonly sent: boolean;
   answered(outcome: 'success' | 'refused' | 'unknown', facts?: { status?: number | undefined; summary?: string | undefined; upstream?: string | undefined }): Promise<void>;
+  /** An amount counted against a daily limit just before sending (`reserved`), or given back after a sure refusal (`released`). */
+  counted(step: 'reserved' | 'released', counting: Counting): Promise<void>;
   refused(reason: RefusalReason, error?: unknown): Promise<void>;
 }
 
@@ -142,6 +147,7 @@ export function createAuditTrail({ sink, now, redact, log, newCallId = randomUUI
           const said = [ours, upstream === undefined ? undefined : `the service said: ${upstream}`].filter(Boolean).join('; ');
           await bestEffort(() => line('answered', outcome, { ...(status ? { status } : {}), ...(said ? { summary: summary(said) } : {}) }), 'answer');
         },
+        counted: (step, counting) => bestEffort(() => line(step, step === 'reserved' ? 'pending' : 'refused', counting), step === 'reserved' ? 'reservation' : 'release'),
         async refused(reason, error) {
           ended = true;
           const status = error instanceof ApiError ? error.status : undefined;
@@ -176,6 +182,7 @@ export const noAudit: AuditTrail = {
           sent = true;
         }, work),
       answered: async () => void (ended = true),
+      counted: async () => undefined,
       refused: async () => void (ended = true),
     };
   },
@@ -191,6 +198,7 @@ export function refusalReason(error: unknown, stage: RefusalReason): RefusalReas
   // By name: the Redis store's module (and ioredis) loads only when a shared store is configured.
   if (name === 'StateStoreAmnesiaError') return 'store_amnesia';
   if (name === 'StateStoreUnavailableError') return 'store_unavailable';
+  if (name === 'OverLimitError') return 'over_limit';
   if (error instanceof CancelledError) return 'cancelled';
   if (error instanceof InputError && stage !== 'local_check') return 'invalid_input';
   return stage;

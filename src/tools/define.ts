@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { ApiClient } from '../api/client.js';
 import type { Config } from '../config.js';
 import type { StatusHints } from '../errors.js';
+import type { AllowanceReport } from '../gate/allowance.js';
 
 /** What a call costs. `permanent`: it deletes something for good. Every cost but `none` is gated. */
 export type Cost = 'none' | 'money' | 'credits' | 'permanent';
@@ -32,6 +33,8 @@ export interface ToolContext {
   progress(message: string, progress?: number, total?: number): Promise<void>;
   /** Set on a confirmed call of a tool whose gate has `requestId`: the X-Request-ID to send. */
   requestId?: string;
+  /** The caller's daily limits and what is used of them today (gate/allowance.ts); set by the server. */
+  allowance?: () => Promise<AllowanceReport | undefined>;
 }
 
 /**
@@ -63,6 +66,14 @@ export interface Warning {
   cost: string;
   /** The whole request that will be sent, one line per field, and what to know before agreeing. */
   details: string[];
+  /** What the call commits, when the warning's own read found it (so counting it needs no second read). */
+  commits?: Commitment;
+}
+
+/** The new daily budget a confirmed call commits: what the daily spend limits count (gate/allowance.ts). */
+export interface Commitment {
+  /** Micros of the account currency added to daily budgets; undefined when the service did not say, so it cannot be counted. */
+  micros: number | undefined;
 }
 
 /** What the confirmation gate needs from a gated tool. */
@@ -74,6 +85,12 @@ export interface Gate<Args> {
    * the API (the current budget, say); never writes.
    */
   warn(args: Args, ctx: ToolContext): Warning | Promise<Warning>;
+  /**
+   * Tools that cost money: the new daily budget a confirmed call commits (a created campaign's budget,
+   * a resumed one's, a budget's increase), read as the warning reads it. Called just before the
+   * confirmed call is sent, only when a daily spend limit applies; may read, never writes.
+   */
+  commits?(args: Args, ctx: ToolContext): Commitment | Promise<Commitment>;
   /** What an unknown outcome means for this tool and how to find out before trying again. */
   unknownOutcome: string;
   /** The service deduplicates repeats by X-Request-ID: the attempt after an unknown outcome reuses its id. */

@@ -31,9 +31,9 @@ export function exampleTrail(file: string): string[] {
   return blocks[0]!.text.split('\n').filter((line) => line.trim());
 }
 
-/** The one shell block of `file` that runs jq over the trail, whole: its query spans lines inside quotes. */
+/** The one shell block of `file` that runs jq over the trail for what was spent, whole: its query spans lines inside quotes. */
 export function spentTodayCommand(file: string): string {
-  const commands = fencedBlocks(file).filter((block) => block.lang === 'sh' && /^jq /.test(block.text));
+  const commands = fencedBlocks(file).filter((block) => block.lang === 'sh' && /^jq /.test(block.text) && block.testedBy === 'test/observe/audit-jq.test.ts');
   if (commands.length !== 1) throw new Error(`${file} has ${commands.length} jq commands, not one`);
   return commands[0]!.text.trim();
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Suggestion } from '../../api/schemas.js';
 import { InputError, RefusedError } from '../../errors.js';
 import { idText, quote, sanitize } from '../../text.js';
-import { defineTool, type ToolContext, type Warning } from '../define.js';
+import { defineTool, type Commitment, type ToolContext, type Warning } from '../define.js';
 import { appId, id, text } from '../fields.js';
 import { money, nextCall } from '../format.js';
 import { budgetText, campaignLabel, MIN_PLAUSIBLE_DAILY_MICROS, monthly } from './campaign-view.js';
@@ -52,6 +52,8 @@ export const applyBudgetRecommendation = defineTool({
       }
     },
     warn: (args, ctx) => warning(args, ctx),
+    commits: async ({ app_id, campaign_id, recommended_daily_budget_micros }, { api, signal }) =>
+      increase((await api.getAdCampaign(app_id, campaign_id, { signal })).daily_budget_micros, recommended_daily_budget_micros),
     unknownOutcome: 'The budget may or may not have changed. Read the campaign back with get_ad_campaign before trying again.',
     // Service facts: this operation answers 409 only when the figure changed since it was read, or the
     // budget is shared with campaigns not managed here; either way it applied nothing.
@@ -155,8 +157,14 @@ async function warning(args: Args, { api, signal }: ToolContext): Promise<Warnin
   ];
   if (campaign.status === 'PAUSED') details.push('The campaign is PAUSED: nothing is spent until it is resumed.');
   return {
+    commits: increase(current, next),
     action: `Apply the budget recommendation to campaign ${campaignLabel(campaign_id, campaign)} on app ${idText(app_id)}: daily budget ${known ? `${money(current)} → ` : ''}${money(next)}`,
     cost: `${change}; real money while it serves.`,
     details,
   };
+}
+
+/** What applying commits: the increase over the current budget (nothing for a decrease), or the whole new budget when the current one is not known. */
+function increase(current: number | null | undefined, next: number): Commitment {
+  return { micros: typeof current === 'number' ? Math.max(0, next - current) : next };
 }

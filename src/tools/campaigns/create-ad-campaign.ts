@@ -32,6 +32,7 @@ export const createAdCampaign = defineTool({
       await ctx.api.listAdCampaigns(args.app_id, false, { signal: ctx.signal });
       return warning(args, plan);
     },
+    commits: (args) => ({ micros: args.daily_budget_micros }),
     unknownOutcome:
       'The campaign may or may not exist (the ad platform can time out after accepting it). Look for this name with list_ad_campaigns before creating again.',
     done: ({ structured }) => `created campaign ${String(structured?.campaign_id ?? '(no id in the answer)')}, status ${String(structured?.status ?? 'not given')}`,

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { RefusedError } from '../../errors.js';
 import { idText, sanitize } from '../../text.js';
-import { defineTool, type ToolContext, type Warning } from '../define.js';
+import type { Campaign } from '../../api/schemas.js';
+import { defineTool, type Commitment, type ToolContext, type Warning } from '../define.js';
 import { appId, id } from '../fields.js';
 import { money, nextCall } from '../format.js';
 import { campaignLabel, monthly, statusText } from './campaign-view.js';
@@ -26,6 +27,7 @@ export const resumeAdCampaign = defineTool({
   cost: 'money',
   gate: {
     warn: (args, ctx) => warning(args, ctx),
+    commits: async ({ app_id, campaign_id }, { api, signal }) => commitment(await api.getAdCampaign(app_id, campaign_id, { signal })),
     unknownOutcome:
       'The campaign may or may not have been resumed (the ad platform can time out after applying it). Read it back with get_ad_campaign before trying again.',
     done: ({ structured }) => `resumed the campaign (the service answered ${String(structured?.action ?? 'resumed')})`,
@@ -76,6 +78,7 @@ async function warning({ app_id, campaign_id }: { app_id: string; campaign_id: s
       ? `daily budget ${money(micros)} in the account currency, roughly ${money(monthly(micros))} a month`
       : 'its daily budget (the service did not give it) every day';
   return {
+    commits: commitment(campaign),
     action: `Resume campaign ${campaignLabel(campaign_id, campaign)} on app ${idText(app_id)}`,
     // The structured cost says it too: a client that shows only structured content must not read a new spend here.
     cost: running
@@ -83,4 +86,10 @@ async function warning({ app_id, campaign_id }: { app_id: string; campaign_id: s
       : `${budget}; real money while it serves.`,
     details,
   };
+}
+
+/** Resuming commits the campaign's daily budget, unless it already serves (or is deleted): then nothing new. */
+function commitment(campaign: Pick<Campaign, 'status' | 'daily_budget_micros'>): Commitment {
+  if (campaign.status === 'ENABLED' || campaign.status === 'REMOVED') return { micros: 0 };
+  return { micros: campaign.daily_budget_micros ?? undefined };
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Config } from '../../config.js';
 import { describeError } from '../../errors.js';
+import { DailyLimitsSchema } from '../../gate/allowance.js';
 import { idText, quote, sanitize } from '../../text.js';
 import { SERVER_VERSION } from '../../version.js';
 import { defineTool, type ToolContext } from '../define.js';
@@ -29,6 +30,7 @@ export const checkConnection = defineTool({
     base_url: z.string().optional(),
     monitoring_url: z.string().optional(),
     credentials: Credentials,
+    daily_limits: DailyLimitsSchema.optional(),
     workspace_id: z.string().optional().describe('Sandbox only.'),
     apps: z.array(Named).optional().describe('Sandbox only.'),
     groups: z.array(Named).optional().describe('Sandbox only.'),
@@ -37,7 +39,7 @@ export const checkConnection = defineTool({
   cost: 'none',
   async run(_args, ctx) {
     const { config } = ctx;
-    const health = await checkHealth(ctx);
+    const [health, limits] = await Promise.all([checkHealth(ctx), ctx.allowance?.()]);
     const credentials = {
       access_token: Boolean(config.accessToken),
       api_key: Boolean(config.apiKey),
@@ -50,6 +52,7 @@ export const checkConnection = defineTool({
       `Base URL: ${config.baseUrl ?? 'not set (APPMGMT_BASE_URL)'}${config.monitoringUrl && config.monitoringUrl !== config.baseUrl ? `; monitoring: ${config.monitoringUrl}` : ''}.`,
       `Credentials set: ${credentialText(config)}.`,
     ];
+    if (limits) lines.push(limits.text);
     if (directory) {
       lines.push(
         `Sandbox workspace ${idText(directory.workspace_id)}; apps: ${directory.apps.map((app) => `${idText(app.id)} (${quote(app.name, 40)})`).join(', ')}.`,
@@ -69,6 +72,7 @@ export const checkConnection = defineTool({
         ...(config.baseUrl ? { base_url: config.baseUrl } : {}),
         ...(config.monitoringUrl ? { monitoring_url: config.monitoringUrl } : {}),
         credentials,
+        ...(limits?.facts ? { daily_limits: limits.facts } : {}),
         ...(directory ? { workspace_id: directory.workspace_id, apps: directory.apps, groups: directory.groups } : {}),
       },
     };
