@@ -22,6 +22,8 @@ export interface EnvDetail {
   unset?: string;
   /** Whatever else a person setting it should know. */
   note?: string;
+  /** It holds a credential (or, in a URL, a password): redacted from every text the server writes, and a client should keep it as a secret. */
+  secret?: true;
 }
 
 const BOTH: readonly Mode[] = ['stdio', 'http'];
@@ -29,6 +31,8 @@ const STDIO: readonly Mode[] = ['stdio'];
 const HTTP: readonly Mode[] = ['http'];
 /** Over HTTP each request brings its own credentials; src/index.ts drops the server's own. */
 const CREDENTIAL_NOTE = "`http` ignores it (each request brings its user's credentials in headers) and says so at start-up. With `--sandbox` the sandbox's demo credential replaces it.";
+/** What a variable flagged `secret` promises, and asks of whoever sets it. */
+const SECRET_TEXT = 'the server never shows it (a URL only without its password): results, errors, log and audit lines name the variable at most. Keep it out of files others can read, and mark it secret where a client asks (`sensitive` in manifest.json, `isSecret` in server.json).';
 const BOOLEAN = '`true` or `false` (also `1`/`0`, `yes`/`no`, any letter case)';
 
 /** Everything about each variable that ENV_VARS and the schema do not say. */
@@ -40,12 +44,14 @@ export const ENV_DETAILS: Partial<Record<EnvName, EnvDetail>> = {
     note: 'Trailing slashes are dropped. With `--sandbox` the built-in sandbox\'s URL replaces it.',
   },
   APPMGMT_ACCESS_TOKEN: {
+    secret: true,
     accepts: 'the token alone (no spaces or invisible characters); a malformed one is named, never shown',
     modes: STDIO,
     unset: 'each tool that needs it answers with the variable to set and sends nothing',
     note: `Used by every operation except the social calendar (which prefers \`APPMGMT_API_KEY\`), the monitoring analytics and the health check. ${CREDENTIAL_NOTE}`,
   },
   APPMGMT_API_KEY: {
+    secret: true,
     accepts: 'the key alone (no spaces or invisible characters)',
     modes: STDIO,
     unset: 'the social calendar tools send the access token as Bearer instead',
@@ -57,6 +63,7 @@ export const ENV_DETAILS: Partial<Record<EnvName, EnvDetail>> = {
     unset: 'the value of `APPMGMT_BASE_URL`',
   },
   APPMGMT_MONITORING_API_KEY: {
+    secret: true,
     accepts: "an admin's or owner's API key alone",
     modes: STDIO,
     unset: 'the value of `APPMGMT_API_KEY`',
@@ -141,12 +148,14 @@ export const ENV_DETAILS: Partial<Record<EnvName, EnvDetail>> = {
     note: 'A larger request body gets 413.',
   },
   APPMGMT_STATE_URL: {
+    secret: true,
     accepts: '`redis://host:port/db` or `rediss://…`, the database a number this Redis has (0 to 15 unless its `databases` setting allows more)',
     modes: BOTH,
     unset: "the gate's state stays in the process",
     note: 'Needs `APPMGMT_STATE_SECRET`. Redis must run with `maxmemory-policy noeviction` and persistence: see [Running it for a team](team.md#the-redis-settings-the-gate-needs).',
   },
   APPMGMT_STATE_SECRET: {
+    secret: true,
     accepts: 'at least 32 generated characters (`openssl rand -hex 32`) with at least 8 different ones, not one short piece repeated',
     modes: BOTH,
     unset: 'a random key per process; required with `APPMGMT_STATE_URL`',
@@ -196,6 +205,7 @@ function section(name: EnvName): string {
     lines.push(`- Accepts: ${detail.accepts}${detail.max === undefined ? '' : `, at most ${detail.max}`}.`);
     lines.push(`- ${defaultText(name, detail).replace(/^unset: /, 'Unset: ').replace(/^`/, 'Default: `')}.`);
     lines.push(`- Read by: ${detail.modes.map((mode) => `\`${mode}\``).join(' and ')}.`);
+    if (detail.secret) lines.push(`- Secret: ${SECRET_TEXT}`);
     if (detail.note) lines.push(`- ${detail.note}`);
     lines.push('');
   }
