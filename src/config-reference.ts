@@ -234,7 +234,9 @@ and one line per problem on stderr, all of them at once:
   is plain \`http://\` to another machine without \`APPMGMT_ALLOW_INSECURE_HTTP=true\`;
 - a flag that would widen or contradict the environment: an empty \`--app-id\` or \`--tools\`, or one
   that names another app, other tools or other toolsets than its variable;
-- a value an MCP Bundle host left unfilled (\`\${user_config.read_only}\`): the setting is named;
+- a value, in a variable or a flag, that is still the placeholder a client did not fill
+  (\`\${APPMGMT_APP_ID}\`, \`$APPMGMT_APP_ID\`, \`%APPMGMT_APP_ID%\`, \`\${user_config.read_only}\`):
+  the setting and the variable are named ([the exact rule](troubleshooting.md#troubleshooting));
 - an \`APPMGMT_STATE_URL\` whose path is not a database number or names one Redis refuses, or
   \`APPMGMT_STATE_URL\` without \`APPMGMT_STATE_SECRET\`, or a secret that is too short or guessable;
 - an unknown flag, a flag without its value, or one that belongs to another command; \`http --host\`
