@@ -9,7 +9,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOOLS } from '../../src/tools/index.js';
 import { SERVER_VERSION } from '../../src/version.js';
-import { markdownFiles, ROOT } from '../docs/markdown.js';
+import { blocksUnder, markdownFiles, ROOT, shellCommands } from '../docs/markdown.js';
 import { startReceiver, type Receiver } from '../observe/otlp-receiver.js';
 import type { Exit } from '../process.js';
 import { redisSkipReason, startRedis, type RedisServer } from '../redis.js';
@@ -116,10 +116,10 @@ describe('the npm package', () => {
     expect(pkg.bin).toEqual({ 'app-management-mcp': 'dist/index.js' });
   });
 
-  it('packs the license, README, docs, the example client and dist, nothing else, and nothing npm warns about', () => {
+  it('packs the license, README, docs, the example client, the registry entry and dist, nothing else, and nothing npm warns about', () => {
     expect(packed.exit.stderr).not.toMatch(NPM_WARNING);
     const folders = ['docs', 'examples', 'dist'].flatMap((folder) => filesUnder(`${ROOT}${folder}`).map((path) => `${folder}/${path}`));
-    expect(packed.files).toEqual(['LICENSE', 'README.md', ...folders, 'package.json'].sort());
+    expect(packed.files).toEqual(['LICENSE', 'README.md', ...folders, 'package.json', 'server.json'].sort());
     expect(readFileSync(`${ROOT}LICENSE`, 'utf8')).toMatch(/^MIT License\n\nCopyright \(c\) \d{4} app-management-mcp contributors\n/);
   });
 
@@ -136,7 +136,7 @@ describe('the npm package', () => {
     expect(`${exit.stdout}${exit.stderr}`).not.toMatch(NPM_WARNING);
     expect(exit.stdout).toMatch(/^added 1 package\b/m);
     expect(readdirSync(join(project(line), 'node_modules')).filter((name) => !name.startsWith('.'))).toEqual(['app-management-mcp']);
-    expect(readdirSync(join(project(line), 'node_modules', 'app-management-mcp')).sort()).toEqual(['LICENSE', 'README.md', 'dist', 'docs', 'examples', 'package.json']);
+    expect(readdirSync(join(project(line), 'node_modules', 'app-management-mcp')).sort()).toEqual(['LICENSE', 'README.md', 'dist', 'docs', 'examples', 'package.json', 'server.json']);
   });
 
   it('answers --version and lists every tool over stdio from the installed command', async () => {
@@ -195,12 +195,15 @@ describe('the npm package', () => {
     });
   });
 
-  it.each([22, 24] as const)('starts with `npx -y <tarball> --sandbox` on Node.js %i and its npm, with nothing else installed', async (line) => {
+  it.each([22, 24] as const)("runs the README's `npx -y` line, the tarball in place of the registry's copy, on Node.js %i and its npm", async (line) => {
+    const [tryIt] = blocksUnder('README.md', 'Try it', 'sh');
+    const [npx, yes, name, ...args] = shellCommands(tryIt!.text)[0]!.split(' ');
+    expect([npx, yes, name, ...args]).toEqual(['npx', '-y', 'app-management-mcp', '--sandbox']);
     const cwd = join(scratch, `npx-${line}`);
     mkdirSync(cwd);
-    const client = await connect(RUNTIME[line].node, [RUNTIME[line].npx, '--yes', '--offline', `file:${tarball}`, '--sandbox'], userEnv(line, `npx-${line}`), cwd);
+    const client = await connect(RUNTIME[line].node, [RUNTIME[line].npx, yes!, '--offline', `file:${tarball}`, ...args], userEnv(line, `npx-${line}`), cwd);
     try {
-      expect(client.getServerVersion()).toMatchObject({ name: 'app-management-mcp', version: SERVER_VERSION });
+      expect(client.getServerVersion()).toMatchObject({ name, version: SERVER_VERSION });
       expect((await client.listTools()).tools).toHaveLength(TOOLS.length);
       expect(textOf(await client.callTool({ name: 'check_connection', arguments: {} }))).toMatch(/^\[sandbox\] Service healthy/);
     } finally {
