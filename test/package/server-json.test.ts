@@ -36,6 +36,7 @@ interface Input {
 interface ServerJson {
   $schema: string;
   name: string;
+  title: string;
   version: string;
   description: string;
   packages: Array<{ registryType: string; registryBaseUrl: string; identifier: string; version: string; runtimeHint: string; transport: { type: string }; environmentVariables: Input[] }>;
@@ -52,7 +53,7 @@ interface UserOption {
 const read = <T>(path: string) => JSON.parse(readFileSync(`${ROOT}${path}`, 'utf8')) as T;
 const entry = read<ServerJson>('server.json');
 const pkg = read<{ name: string; version: string; mcpName: string; bin: Record<string, string> }>('package.json');
-const manifest = read<{ version: string; server: { mcp_config: { env: Record<string, string> } }; user_config: Record<string, UserOption> }>('manifest.json');
+const manifest = read<{ version: string; display_name: string; server: { mcp_config: { env: Record<string, string> } }; user_config: Record<string, UserOption> }>('manifest.json');
 
 /** The manifest's user setting that fills `variable` (`${user_config.key}`). */
 function userOption(variable: string): UserOption {
@@ -87,8 +88,9 @@ describe('server.json', () => {
     expect(validate({ ...entry, remotes: [{ ...entry.remotes[0], url: 'mcp.example.com/mcp' }] })).toBe(false);
   });
 
-  it("is named as package.json's mcpName and carries one exact version everywhere", () => {
+  it("is named as package.json's mcpName, titled as the desktop extension, and carries one exact version everywhere", () => {
     expect(entry.name).toBe(pkg.mcpName);
+    expect(entry.title).toBe(manifest.display_name);
     expect(entry.name).toMatch(/^io\.github\.[\w-]+\/app-management-mcp$/);
     expect([entry.version, entry.packages[0]?.version, manifest.version, SERVER_VERSION]).toEqual(Array(4).fill(pkg.version));
     expect(pkg.version).toMatch(/^\d+\.\d+\.\d+(-[\w.]+)?$/);
