@@ -1,7 +1,7 @@
 // A minimal MCP client over stdio: starts the server, lists its tools and calls one.
 //   node examples/stdio-client.mjs              # against the built-in sandbox (no account needed)
 //   APPMGMT_BASE_URL=… APPMGMT_API_KEY=… node examples/stdio-client.mjs --live
-// Run it from this repository (it uses the SDK from its node_modules) after `npm install`.
+// Run it from a clone of this repository (it uses the SDK from its node_modules) after `npm ci && npm run build`.
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';

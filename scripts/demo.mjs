@@ -1,11 +1,13 @@
 // `npm run demo`: a scripted MCP client session against the sandbox, printing what the model sees.
-// It starts the simulated API on its own, then the MCP server over stdio pointed at it, and walks two
-// whole workflows the way a model would, reading every id from an earlier result: repository sync
-// with a conflict the AI asks about (pull, resolve, answer in the chat, resolve, push) and campaign
-// care (list, suggestions, apply a budget recommendation, pause, resume, delete). Both confirmation
-// steps of every costly call are shown, and a few refusals.
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
+// It starts the MCP server over stdio with --sandbox (the simulated service inside it, demo
+// credentials, every result marked [sandbox]) and walks two whole workflows the way a model would,
+// reading every id from an earlier result: repository sync with a conflict the AI asks about (pull,
+// resolve, answer in the chat, pull again, push) and campaign care (list, suggestions, apply a budget
+// recommendation, pause, resume, delete). Both confirmation steps of every costly call are shown,
+// and a few refusals. The audit trail of the costly calls goes to a file, named at the end.
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -13,9 +15,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 const bin = fileURLToPath(new URL('../dist/index.js', import.meta.url));
 const bold = (text) => (process.stdout.isTTY ? `\x1b[1m${text}\x1b[0m` : text);
 
-const sandbox = spawn(process.execPath, [bin, 'sandbox', '--port', '0'], { stdio: ['ignore', 'ignore', 'pipe'] });
-const env = await readSandboxSettings(sandbox);
-const transport = new StdioClientTransport({ command: process.execPath, args: [bin], env: { ...env, APPMGMT_LOG_LEVEL: 'warn' } });
+const audit = join(mkdtempSync(join(tmpdir(), 'app-management-mcp-demo-')), 'audit.jsonl');
+const transport = new StdioClientTransport({ command: process.execPath, args: [bin, '--sandbox'], env: { APPMGMT_LOG_LEVEL: 'warn', APPMGMT_AUDIT_LOG: audit } });
 const client = new Client({ name: 'demo', version: '1.0.0' });
 
 try {
@@ -34,13 +35,13 @@ try {
     app_id: app,
     content: conversation.waiting ? 'Keep the weekly view from the repository and the colours from the app.' : 'Please continue.',
   });
-  await confirmed('Resolve again, now that the question is answered', 'resolve_repo_conflicts', { app_id: app });
+  await step('Pull again: with the question answered, the merge finishes (free)', 'pull_repo_changes', { app_id: app });
   await step('Push the saved work', 'push_app_to_repo', { app_id: app });
 
   console.log(bold('═══ Workflow: look after the ad campaigns\n'));
   const listed = await step('List the campaigns (ids come from here)', 'list_ad_campaigns', { app_id: app });
   const campaign = listed.structured.campaigns.find((row) => row.status === 'ENABLED').campaign_id;
-  const suggestions = await step('Suggestions for the first active campaign', 'list_campaign_suggestions', { app_id: app, campaign_id: campaign });
+  const suggestions = await step('Suggestions for the active campaign with the most spend, as the list suggests', 'list_campaign_suggestions', { app_id: app, campaign_id: campaign });
   const budget = [...suggestions.structured.high, ...suggestions.structured.medium, ...suggestions.structured.low].find(
     (row) => row.recommendation_type === 'CAMPAIGN_BUDGET' && row.recommendation_resource_name,
   );
@@ -68,8 +69,9 @@ try {
   });
 } finally {
   await client.close();
-  sandbox.kill();
 }
+const steps = readFileSync(audit, 'utf8').split('\n').filter(Boolean).length;
+console.log(bold(`The audit trail of this session: ${steps} lines (one per step of each costly call) in ${audit}`));
 
 /** One call, printed as the model sees it; returns the structured content and whether the AI waits. */
 async function step(title, name, args) {
@@ -88,20 +90,4 @@ async function confirmed(title, name, args) {
   await step(`${title}: first call, a warning`, name, args);
   console.log(bold('(the user agrees)\n'));
   return step(`${title}: confirmed`, name, { ...args, confirm: true });
-}
-
-async function readSandboxSettings(child) {
-  let text = '';
-  child.stderr.setEncoding('utf8');
-  for await (const chunk of child.stderr) {
-    text += chunk;
-    if (text.includes('APPMGMT_MONITORING_API_KEY=') && text.includes('\n', text.indexOf('APPMGMT_MONITORING_API_KEY='))) break;
-  }
-  const settings = Object.fromEntries([...text.matchAll(/^\s*(APPMGMT_[A-Z_]+)=(\S+)$/gm)].map((m) => [m[1], m[2]]));
-  if (!settings.APPMGMT_BASE_URL) {
-    child.kill();
-    await once(child, 'exit');
-    throw new Error(`the sandbox did not start:\n${text}`);
-  }
-  return settings;
 }

@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { closest, distance, ENV_VARS, type ConfigFlags } from './config.js';
 import { ConfigError } from './errors.js';
+import { unfilledPlaceholder } from './placeholder.js';
 import { SERVER_NAME, SERVER_VERSION } from './version.js';
 
 /** What the command line asks for: print help or the version, serve MCP on stdio or HTTP, or run only the sandbox API. */
@@ -72,7 +73,8 @@ ${Object.entries(ENV_VARS)
 /**
  * Parses the arguments after `node index.js`. Reads nothing else: the environment is config.ts's.
  * @throws ConfigError with one line per problem, all of them at once: an unknown flag (naming the
- *   valid ones), a flag without its value or with one it does not take, a value flag given twice,
+ *   valid ones), a flag without its value or with one it does not take, a value the client left as
+ *   its placeholder (`--app-id '${APPMGMT_APP_ID}'`), a value flag given twice,
  *   an unknown command, a flag that belongs to the other command, or a port outside 0–65535.
  */
 export function parseCommandLine(argv: readonly string[]): Command {
@@ -162,6 +164,12 @@ function readFlags(argv: readonly string[]) {
     }
     // Two values would mean one is silently dropped, possibly a narrower --app-id or --tools.
     if (given.has(name) && spec.value !== undefined) problems.push(`${name} is given more than once; give it once`);
+    // Refused here, before its own rules would call `${PORT}` a bad port or `${APP}` an app.
+    const unfilled = unfilledPlaceholder(name, value);
+    if (unfilled) {
+      problems.push(unfilled);
+      continue;
+    }
     given.set(name, value);
   }
   return { given, positionals, problems };

@@ -22,6 +22,8 @@ export interface EnvDetail {
   unset?: string;
   /** Whatever else a person setting it should know. */
   note?: string;
+  /** It holds a credential (or, in a URL, a password): redacted from every text the server writes, and a client should keep it as a secret. */
+  secret?: true;
 }
 
 const BOTH: readonly Mode[] = ['stdio', 'http'];
@@ -29,6 +31,8 @@ const STDIO: readonly Mode[] = ['stdio'];
 const HTTP: readonly Mode[] = ['http'];
 /** Over HTTP each request brings its own credentials; src/index.ts drops the server's own. */
 const CREDENTIAL_NOTE = "`http` ignores it (each request brings its user's credentials in headers) and says so at start-up. With `--sandbox` the sandbox's demo credential replaces it.";
+/** What a variable flagged `secret` promises, and asks of whoever sets it. */
+const SECRET_TEXT = 'the server never shows it (a URL only without its password): results, errors, log and audit lines name the variable at most. Keep it out of files others can read, and mark it secret where a client asks (`sensitive` in manifest.json, `isSecret` in server.json).';
 const BOOLEAN = '`true` or `false` (also `1`/`0`, `yes`/`no`, any letter case)';
 
 /** Everything about each variable that ENV_VARS and the schema do not say. */
@@ -40,12 +44,14 @@ export const ENV_DETAILS: Partial<Record<EnvName, EnvDetail>> = {
     note: 'Trailing slashes are dropped. With `--sandbox` the built-in sandbox\'s URL replaces it.',
   },
   APPMGMT_ACCESS_TOKEN: {
+    secret: true,
     accepts: 'the token alone (no spaces or invisible characters); a malformed one is named, never shown',
     modes: STDIO,
     unset: 'each tool that needs it answers with the variable to set and sends nothing',
     note: `Used by every operation except the social calendar (which prefers \`APPMGMT_API_KEY\`), the monitoring analytics and the health check. ${CREDENTIAL_NOTE}`,
   },
   APPMGMT_API_KEY: {
+    secret: true,
     accepts: 'the key alone (no spaces or invisible characters)',
     modes: STDIO,
     unset: 'the social calendar tools send the access token as Bearer instead',
@@ -57,6 +63,7 @@ export const ENV_DETAILS: Partial<Record<EnvName, EnvDetail>> = {
     unset: 'the value of `APPMGMT_BASE_URL`',
   },
   APPMGMT_MONITORING_API_KEY: {
+    secret: true,
     accepts: "an admin's or owner's API key alone",
     modes: STDIO,
     unset: 'the value of `APPMGMT_API_KEY`',
@@ -162,12 +169,14 @@ export const ENV_DETAILS: Partial<Record<EnvName, EnvDetail>> = {
     note: 'A larger request body gets 413.',
   },
   APPMGMT_STATE_URL: {
+    secret: true,
     accepts: '`redis://host:port/db` or `rediss://…`, the database a number this Redis has (0 to 15 unless its `databases` setting allows more)',
     modes: BOTH,
     unset: "the gate's state stays in the process",
     note: 'Needs `APPMGMT_STATE_SECRET`. Redis must run with `maxmemory-policy noeviction` and persistence: see [Running it for a team](team.md#the-redis-settings-the-gate-needs).',
   },
   APPMGMT_STATE_SECRET: {
+    secret: true,
     accepts: 'at least 32 generated characters (`openssl rand -hex 32`) with at least 8 different ones, not one short piece repeated',
     modes: BOTH,
     unset: 'a random key per process; required with `APPMGMT_STATE_URL`',
@@ -185,6 +194,7 @@ export const ENV_DETAILS: Partial<Record<EnvName, EnvDetail>> = {
     note: 'The server then is its own OAuth authorization server in front of the service\'s personal tokens: MCP at `<issuer>/mcp`, the consent page at `<issuer>/oauth/authorize`, disconnection at `<issuer>/oauth/disconnect`. Its host and origin are allowed as if listed in `APPMGMT_HTTP_ALLOWED_HOSTS` and `APPMGMT_HTTP_ALLOWED_ORIGINS`. Serve it behind TLS: [Sign-in with OAuth](team.md#sign-in-with-oauth-for-the-chat-apps).',
   },
   APPMGMT_OAUTH_SEAL_KEYS: {
+    secret: true,
     accepts: 'one or more keys of 64 hex characters (`openssl rand -hex 32`), comma-separated, newest first',
     modes: HTTP,
     unset: 'a random key per process (then every connection ends at a restart); required with `APPMGMT_STATE_URL`',
@@ -246,6 +256,7 @@ function section(name: EnvName): string {
     lines.push(`- Accepts: ${detail.accepts}${detail.max === undefined ? '' : `, at most ${detail.max}`}.`);
     lines.push(`- ${defaultText(name, detail).replace(/^unset: /, 'Unset: ').replace(/^`/, 'Default: `')}.`);
     lines.push(`- Read by: ${detail.modes.map((mode) => `\`${mode}\``).join(' and ')}.`);
+    if (detail.secret) lines.push(`- Secret: ${SECRET_TEXT}`);
     if (detail.note) lines.push(`- ${detail.note}`);
     lines.push('');
   }
@@ -274,7 +285,9 @@ and one line per problem on stderr, all of them at once:
   is plain \`http://\` to another machine without \`APPMGMT_ALLOW_INSECURE_HTTP=true\`;
 - a flag that would widen or contradict the environment: an empty \`--app-id\` or \`--tools\`, or one
   that names another app, other tools or other toolsets than its variable;
-- a value an MCP Bundle host left unfilled (\`\${user_config.read_only}\`): the setting is named;
+- a value, in a variable or a flag, that is still the placeholder a client did not fill
+  (\`\${APPMGMT_APP_ID}\`, \`$APPMGMT_APP_ID\`, \`%APPMGMT_APP_ID%\`, \`\${user_config.read_only}\`):
+  the setting and the variable are named ([the exact rule](troubleshooting.md#troubleshooting));
 - an \`APPMGMT_STATE_URL\` whose path is not a database number or names one Redis refuses, or
   \`APPMGMT_STATE_URL\` without \`APPMGMT_STATE_SECRET\`, or a secret that is too short or guessable;
 - an unknown flag, a flag without its value, or one that belongs to another command; \`http --host\`

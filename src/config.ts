@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ConfigError } from './errors.js';
+import { unfilledPlaceholder } from './placeholder.js';
 
 /** Every environment variable the server reads, with what it means (also used by --help). */
 export const ENV_VARS = {
@@ -60,8 +61,6 @@ const MIN_STATE_SECRET_LENGTH = 32;
 const MIN_STATE_SECRET_DISTINCT = 8;
 /** Redis has databases 0-15 unless its `databases` setting says more; a longer number is a typo (a port, an extra digit). */
 const MAX_STATE_DB = 9_999;
-/** What an MCP Bundle host writes for a setting it did not fill: the manifest's `${user_config.name}` itself. */
-const PLACEHOLDER = /\$\{\s*user_config\.([\w-]{1,64})\s*\}/;
 /** An edit or two from a known name (separators and case aside) is a typo of it, not another program's variable. */
 const NEAR_MISS_EDITS = 2;
 /** Our prefix misspelled by one edit (APPMGNT, APMGMT) still names our settings. */
@@ -368,22 +367,25 @@ export interface ConfigFlags {
  * Reads the configuration from the environment plus flags. Empty variables count as unset
  * (MCP Bundle hosts send a blank optional setting that way).
  * @throws ConfigError with one line per problem, all of them at once: a malformed value (a secret
- *   only by name), a setting the MCP host left as its `${user_config.x}` placeholder, an unknown,
- *   wrongly cased or misspelled APPMGMT_* name with the closest known one, an empty --app-id or
- *   --tools, or a flag that disagrees with its variable.
+ *   only by name), a setting the client left as its placeholder (`${NAME}`, `$NAME`, `%NAME%`:
+ *   src/placeholder.ts), an unknown, wrongly cased or misspelled APPMGMT_* name with the closest
+ *   known one, an empty --app-id or --tools, or a flag that disagrees with its variable.
  */
 export function loadConfig(env: Record<string, string | undefined>, flags: ConfigFlags = {}): Config {
   const given = ENV_NAMES.flatMap((name) => {
     const value = env[name]?.trim();
     return value ? [[name, value] as const] : [];
   });
-  // The manifest gives every optional setting a default, so a host that follows it fills them all:
-  // a placeholder left in means the host did not, and guessing "unset" could drop a read-only switch.
-  const unfilled = given.filter(([, value]) => /\$\{\s*user_config\b/.test(value));
-  const known = Object.fromEntries(given.filter((entry) => !unfilled.includes(entry)));
+  // A client that found no value for `${NAME}` passes the text on: guessing "unset" instead could
+  // drop a read-only switch, and taking it as a value scopes to an app called `${APPMGMT_APP_ID}`.
+  const unfilled = new Map(given.flatMap(([name, value]) => {
+    const problem = unfilledPlaceholder(name, value);
+    return problem ? [[name, problem] as const] : [];
+  }));
+  const known = Object.fromEntries(given.filter(([name]) => !unfilled.has(name)));
   const parsed = ConfigSchema.safeParse({ ...known, flags });
   const problems = [
-    ...unfilled.map(([name, value]) => unfilledLine(name, value)),
+    ...unfilled.values(),
     ...(parsed.success ? [] : issueLines(parsed.error.issues)),
     ...unknownVariables(env),
   ];
@@ -457,13 +459,6 @@ function issueLines(issues: z.core.$ZodIssue[]): string[] {
       const name = String(issue.path[0] ?? 'configuration');
       return /^(APPMGMT_|--)/.test(issue.message) ? issue.message : `${name}: ${issue.message}`;
     });
-}
-
-/** Names the setting (never the value, which may hold part of a secret) and what the host should have done. */
-function unfilledLine(name: EnvName, value: string): string {
-  const setting = PLACEHOLDER.exec(value)?.[1];
-  const which = setting ? `\${user_config.${setting}}` : 'a ${user_config.…} placeholder';
-  return `${name} is still ${which}: the MCP host did not fill this setting; set it in the extension's settings (or give the variable a value), then restart`;
 }
 
 /**

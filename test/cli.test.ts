@@ -67,6 +67,16 @@ describe('parseCommandLine', () => {
   });
 
   describe('mistakes', () => {
+    it('refuses a value the client left as its placeholder, naming the flag and the variable, with that line alone', () => {
+      expect(problems(['--app-id', '${APPMGMT_APP_ID}', '--tools=$APPMGMT_TOOLS'])).toEqual([
+        "--app-id is still ${APPMGMT_APP_ID}: the MCP client did not fill it, so APPMGMT_APP_ID is not set where the client starts; set APPMGMT_APP_ID there (or write the value itself into the client's configuration), then restart",
+        "--tools is still $APPMGMT_TOOLS: the MCP client did not fill it, so APPMGMT_TOOLS is not set where the client starts; set APPMGMT_TOOLS there (or write the value itself into the client's configuration), then restart",
+      ]);
+      expect(problems(['http', '--port', '%PORT%'])).toEqual([
+        "--port is still %PORT%: the MCP client did not fill it, so PORT is not set where the client starts; set PORT there (or write the value itself into the client's configuration), then restart",
+      ]);
+    });
+
     it('names an unknown flag and lists the valid ones, in one line', () => {
       expect(problems(['--verbose'])).toEqual([`Unknown flag --verbose; the flags are ${VALID_FLAGS}`]);
       expect(problems(['-x'])).toEqual([`Unknown flag -x; the flags are ${VALID_FLAGS}`]);

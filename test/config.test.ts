@@ -193,13 +193,26 @@ describe('loadConfig', () => {
   });
 
   it.each([
-    ['spaces inside the braces', '${ user_config.read_only }', '${user_config.read_only}'],
-    ['a placeholder inside a value', 'tok-Sekret-${user_config.x}', '${user_config.x}'],
-    ['a placeholder of an odd name', '${user_config.a b}', 'a ${user_config.…} placeholder'],
-  ])('refuses %s without showing the rest of the value', (_, value, shown) => {
+    ['spaces inside the braces', '${ user_config.read_only }', "is still ${user_config.read_only}: the MCP host did not fill this setting; set it in the extension's settings (or give the variable a value), then restart"],
+    ['a placeholder inside a value', 'tok-Sekret-${user_config.x}', "is still ${user_config.x}: the MCP host did not fill this setting; set it in the extension's settings (or give the variable a value), then restart"],
+    ['a placeholder of an odd name', '${user_config.a b}', "holds a ${…} placeholder the MCP client did not fill (the value is not shown); give it a value in the client's configuration, then restart"],
+  ])('refuses %s without showing the rest of the value', (_, value, line) => {
     const lines = problems({ APPMGMT_ACCESS_TOKEN: value });
-    expect(lines).toEqual([`APPMGMT_ACCESS_TOKEN is still ${shown}: the MCP host did not fill this setting; set it in the extension's settings (or give the variable a value), then restart`]);
+    expect(lines).toEqual([`APPMGMT_ACCESS_TOKEN ${line}`]);
     expect(lines.join('\n')).not.toContain('Sekret');
+  });
+
+  it("refuses a client's unfilled ${NAME}, $NAME or %NAME% in any setting, with that line alone", () => {
+    expect(problems({ APPMGMT_BASE_URL: '${APPMGMT_BASE_URL}', APPMGMT_APP_ID: '$APPMGMT_APP_ID', APPMGMT_AUDIT_LOG: '%LOCALAPPDATA%\\audit.jsonl' })).toEqual([
+      "APPMGMT_BASE_URL is still ${APPMGMT_BASE_URL}: the MCP client did not fill it, so APPMGMT_BASE_URL is not set where the client starts; set APPMGMT_BASE_URL there (or write the value itself into the client's configuration), then restart",
+      "APPMGMT_APP_ID is still $APPMGMT_APP_ID: the MCP client did not fill it, so APPMGMT_APP_ID is not set where the client starts; set APPMGMT_APP_ID there (or write the value itself into the client's configuration), then restart",
+      "APPMGMT_AUDIT_LOG is still %LOCALAPPDATA%: the MCP client did not fill it, so LOCALAPPDATA is not set where the client starts; set LOCALAPPDATA there (or write the value itself into the client's configuration), then restart",
+    ]);
+  });
+
+  it('takes a secret with a $ or % inside as the secret it is', () => {
+    const config = loadConfig({ APPMGMT_ACCESS_TOKEN: 'pat_ab$cd', APPMGMT_API_KEY: '$2b$12$R9h/cIPz0gi.URNNX3kh2O', APPMGMT_MONITORING_API_KEY: 'key%41%42' });
+    expect(config).toMatchObject({ accessToken: 'pat_ab$cd', apiKey: '$2b$12$R9h/cIPz0gi.URNNX3kh2O', monitoringApiKey: 'key%41%42' });
   });
 
   it('refuses a malformed boolean or number with the variable name', () => {

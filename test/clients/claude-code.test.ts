@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/http.js';
@@ -108,10 +108,19 @@ describe(`Claude Code ${versionOf('claude')} with the lines of docs/clients.md`,
     expect(credentialHeaders(proxy.requests)).toEqual({ authorization: ['Bearer pat_demo_editor'], 'x-appmgmt-api-key': ['key_demo_editor'] });
   });
 
-  it('reports a server that cannot start as failed, so that "Connected" above means connected', async () => {
-    await shOk(`claude mcp add broken -- node ${CLONE}/dist/index.js --no-such-flag`, home);
+  it("fails to connect when the team .mcp.json's ${VAR} is not set, the server's line kept where docs/troubleshooting.md says", async () => {
+    // Claude Code passes an unset ${VAR} on as written; the server refuses it, naming the variable.
+    const file = fill(docBlock(SECTION, 'json', '"type": "stdio"').text, [[PLACEHOLDER.clone, CLONE]]);
+    writeFileSync(join(home.project, '.mcp.json'), file);
+    approve(home, 'app-management');
     const list = await sh('claude mcp list', home);
-    expectListed(list.stdout, /^broken: .* - ✘ Failed to connect$/m);
+    expectListed(list.stdout, /^app-management: .* - ✘ Failed to connect$/m);
+
+    const where = /`(~\/\.cache\/claude-cli-nodejs\/<project>\/mcp-logs-<name>\/)`/.exec(readFileSync(join(CLONE, 'docs/troubleshooting.md'), 'utf8'))?.[1];
+    expect(where, 'docs/troubleshooting.md names the folder').toBeDefined();
+    const folder = where!.replace('~', home.root).replace('<project>', home.project.replaceAll('/', '-')).replace('<name>', 'app-management');
+    const log = readdirSync(folder).map((name) => readFileSync(join(folder, name), 'utf8')).join('');
+    expect(log).toContain('app-management-mcp: APPMGMT_BASE_URL is still ${APPMGMT_BASE_URL}: the MCP client did not fill it');
   });
 });
 

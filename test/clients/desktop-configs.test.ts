@@ -6,13 +6,16 @@ import {
   CLONE,
   credentialHeaders,
   docBlock,
+  expand,
   fill,
+  only,
   PLACEHOLDER,
   recordingProxy,
   sessionOverHttp,
   sessionOverStdio,
   startDocumentedHttp,
   type RecordingProxy,
+  type Resolve,
 } from './terminal.js';
 
 // The configuration files docs/clients.md gives for Claude Desktop, Cursor and VS Code, which do not
@@ -46,30 +49,6 @@ const VsCodeConfig = z.strictObject({
     ]),
   ),
 });
-
-type Resolve = (name: string) => string | undefined;
-
-/** `values` with every `${prefix:NAME}` replaced through `resolve`. @throws Error naming a variable it cannot resolve. */
-function expand(values: Record<string, string>, prefix: string, resolve: Resolve): Record<string, string> {
-  const pattern = new RegExp(`\\$\\{${prefix}:([^}]+)\\}`, 'g');
-  return Object.fromEntries(
-    Object.entries(values).map(([key, value]) => [
-      key,
-      value.replace(pattern, (_whole, name: string) => {
-        const resolved = resolve(name);
-        if (resolved === undefined) throw new Error(`${key} refers to \${${prefix}:${name}}, which is not defined`);
-        return resolved;
-      }),
-    ]),
-  );
-}
-
-/** The one server in a parsed file. */
-function only<T>(servers: Record<string, T>): [string, T] {
-  const entries = Object.entries(servers);
-  expect(entries).toHaveLength(1);
-  return entries[0]!;
-}
 
 describe('the desktop and editor configurations of docs/clients.md', () => {
   let sandbox: Sandbox;

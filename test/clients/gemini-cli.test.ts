@@ -54,16 +54,22 @@ describe(`Gemini CLI ${versionOf('gemini')} with the lines of docs/clients.md`, 
 
   const sandboxLine = () => fill(docBlock(SECTION, 'sh', 'gemini mcp add app-management-sandbox').text, [[PLACEHOLDER.clone, CLONE]]);
 
-  it('disables the stdio server in an untrusted folder, then connects once the folder is in trustedFolders.json', async () => {
+  it('in an untrusted folder keeps only the server added last, and disables it; trusted first, as the doc says, it keeps each one and connects', async () => {
+    const other = `gemini mcp add other node -- ${CLONE}/dist/index.js --sandbox`;
     await shOk(sandboxLine(), home);
-    expect(projectServers(home)['app-management-sandbox']).toEqual({ command: 'node', args: [`${CLONE}/dist/index.js`, '--sandbox'] });
-
+    await shOk(other, home);
+    expect(Object.keys(projectServers(home))).toEqual(['other']);
     const untrusted = await shOk('gemini mcp list', home);
     expect(untrusted).toContain('disabled because this folder is untrusted');
-    expectListed(untrusted, /app-management-sandbox: .* - Disabled$/m);
+    expectListed(untrusted, /other: .* - Disabled$/m);
 
     const trust = fill(docBlock(SECTION, 'json', 'TRUST_FOLDER').text, [[PLACEHOLDER.project, home.project]]);
     writeFileSync(join(home.geminiHome, 'trustedFolders.json'), trust);
+    await shOk(sandboxLine(), home);
+    expect(projectServers(home)).toEqual({
+      other: { command: 'node', args: [`${CLONE}/dist/index.js`, '--sandbox'] },
+      'app-management-sandbox': { command: 'node', args: [`${CLONE}/dist/index.js`, '--sandbox'] },
+    });
     expectListed(await shOk('gemini mcp list', home), connected('app-management-sandbox'));
   });
 

@@ -13,7 +13,7 @@ import { startSandbox, type Sandbox } from '../../src/sandbox/http.js';
 import { startHttp, type HttpProcess } from '../http/harness.js';
 import { cleanEnv, type Exit } from '../process.js';
 
-// Shared by the tests of the clients people run from a terminal (Claude Code, Gemini CLI, Codex CLI)
+// Shared by the tests of the clients people run from a terminal (Claude Code, Gemini CLI, Qwen Code, Codex CLI)
 // and of the desktop clients' configuration files: the fenced blocks of docs/clients.md, the
 // placeholders in them, a home folder of their own for the real CLIs, a shell that runs a block as a
 // user would, and a proxy that shows which headers a client sent.
@@ -95,19 +95,26 @@ export function fill(text: string, replacements: Array<[placeholder: string, val
 // its postinstall replaces with the native binary, and `npm test` installs this folder with
 // --ignore-scripts; its cli-wrapper.cjs finds and runs the same binary without that step.
 const MODULES = fileURLToPath(new URL('./node_modules/', import.meta.url));
+const PACKAGES = {
+  claude: '@anthropic-ai/claude-code',
+  gemini: '@google/gemini-cli',
+  qwen: '@qwen-code/qwen-code',
+  codex: '@openai/codex',
+};
 const ENTRY_POINTS = {
-  claude: `${MODULES}@anthropic-ai/claude-code/cli-wrapper.cjs`,
-  gemini: `${MODULES}@google/gemini-cli/bundle/gemini.js`,
-  codex: `${MODULES}@openai/codex/bin/codex.js`,
+  claude: `${MODULES}${PACKAGES.claude}/cli-wrapper.cjs`,
+  gemini: `${MODULES}${PACKAGES.gemini}/bundle/gemini.js`,
+  qwen: `${MODULES}${PACKAGES.qwen}/cli-entry.js`,
+  codex: `${MODULES}${PACKAGES.codex}/bin/codex.js`,
 };
 
 /** The version a CLI reports, for the report of a failing test. */
 export function versionOf(cli: keyof typeof ENTRY_POINTS): string {
-  return (JSON.parse(readFileSync(join(dirname(ENTRY_POINTS[cli]), cli === 'claude' ? '' : '..', 'package.json'), 'utf8')) as { version: string }).version;
+  return (JSON.parse(readFileSync(`${MODULES}${PACKAGES[cli]}/package.json`, 'utf8')) as { version: string }).version;
 }
 
 /** Variables that would let the developer's own accounts, settings or trust decisions leak into a test. */
-const FOREIGN = /^(APPMGMT_|CLAUDE|ANTHROPIC_|GEMINI_|GOOGLE_|OPENAI_|CODEX_|XDG_)/;
+const FOREIGN = /^(APPMGMT_|CLAUDE|ANTHROPIC_|GEMINI_|GOOGLE_|QWEN_|DASHSCOPE_|OPENAI_|CODEX_|XDG_)/;
 
 // Nothing beyond 127.0.0.1: no update checks, telemetry or error reports. The machine may be
 // offline, and a CLI waiting on a blocked call home would make the test hang instead of fail.
@@ -123,10 +130,12 @@ const QUIET = {
   // Gemini CLI otherwise starts a second copy of itself with a larger heap, which doubles the few
   // seconds each command takes; `mcp add` and `mcp list` need no larger heap.
   GEMINI_CLI_NO_RELAUNCH: 'true',
+  // Qwen Code, a fork of Gemini CLI, relaunches the same way.
+  QWEN_CODE_NO_RELAUNCH: 'true',
   NO_COLOR: '1',
 };
 
-/** Gemini CLI's user settings with usage statistics, telemetry and update checks off. */
+/** Gemini CLI's user settings with usage statistics, telemetry and update checks off (Qwen Code reads the same keys). */
 const GEMINI_SETTINGS = {
   privacy: { usageStatisticsEnabled: false },
   telemetry: { enabled: false },
@@ -140,6 +149,7 @@ export interface Home {
   project: string;
   claudeConfig: string;
   geminiHome: string;
+  qwenHome: string;
   codexHome: string;
   env: Record<string, string>;
   remove(): void;
@@ -147,7 +157,7 @@ export interface Home {
 
 /**
  * A fresh home folder of its own for the CLIs, never the user's: HOME and each CLI's configuration
- * folder point into it, and `claude`, `gemini` and `codex` on its PATH run the installed CLIs (with
+ * folder point into it, and `claude`, `gemini`, `qwen` and `codex` on its PATH run the installed CLIs (with
  * this test's Node.js as `node`).
  */
 export function isolatedHome(): Home {
@@ -156,8 +166,9 @@ export function isolatedHome(): Home {
   const bin = join(root, 'bin');
   const claudeConfig = join(root, '.claude');
   const codexHome = join(root, '.codex');
-  for (const folder of [project, bin, claudeConfig, codexHome, join(root, '.gemini')]) mkdirSync(folder, { recursive: true });
+  for (const folder of [project, bin, claudeConfig, codexHome, join(root, '.gemini'), join(root, '.qwen')]) mkdirSync(folder, { recursive: true });
   writeFileSync(join(root, '.gemini', 'settings.json'), JSON.stringify(GEMINI_SETTINGS, null, 2));
+  writeFileSync(join(root, '.qwen', 'settings.json'), JSON.stringify(GEMINI_SETTINGS, null, 2));
   for (const [name, entry] of Object.entries(ENTRY_POINTS)) {
     writeFileSync(join(bin, name), `#!/bin/sh\nexec "${process.execPath}" "${entry}" "$@"\n`, { mode: 0o755 });
   }
@@ -171,7 +182,16 @@ export function isolatedHome(): Home {
     CODEX_HOME: codexHome,
     PATH: [bin, dirname(process.execPath), process.env.PATH ?? ''].join(':'),
   };
-  return { root, project, claudeConfig, geminiHome: join(root, '.gemini'), codexHome, env, remove: () => rmSync(root, { recursive: true, force: true }) };
+  return {
+    root,
+    project,
+    claudeConfig,
+    geminiHome: join(root, '.gemini'),
+    qwenHome: join(root, '.qwen'),
+    codexHome,
+    env,
+    remove: () => rmSync(root, { recursive: true, force: true }),
+  };
 }
 
 /** How long one CLI command may take before the test kills it and fails: a health check is a few seconds. */
@@ -386,4 +406,31 @@ export function terminalFixtures(use: (fixtures: TerminalFixtures) => void): voi
     await now.proxy.close();
     now.home.remove();
   });
+}
+
+export type Resolve = (name: string) => string | undefined;
+
+/**
+ * `values` with every `${prefix:NAME}` replaced through `resolve`, as VS Code, Cursor and Windsurf
+ * fill their configuration files. @throws Error naming a variable it cannot resolve.
+ */
+export function expand(values: Record<string, string>, prefix: string, resolve: Resolve): Record<string, string> {
+  const pattern = new RegExp(`\\$\\{${prefix}:([^}]+)\\}`, 'g');
+  return Object.fromEntries(
+    Object.entries(values).map(([key, value]) => [
+      key,
+      value.replace(pattern, (_whole, name: string) => {
+        const resolved = resolve(name);
+        if (resolved === undefined) throw new Error(`${key} refers to \${${prefix}:${name}}, which is not defined`);
+        return resolved;
+      }),
+    ]),
+  );
+}
+
+/** The one server in a parsed file. */
+export function only<T>(servers: Record<string, T>): [string, T] {
+  const entries = Object.entries(servers);
+  expect(entries).toHaveLength(1);
+  return entries[0]!;
 }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ConfigSchema, ENV_VARS, loadConfig, type EnvName } from '../../src/config.js';
+import { ConfigSchema, ENV_VARS, loadConfig, secretsOf, type EnvName } from '../../src/config.js';
 import { ENV_DETAILS, OTHER_ENV_VARS, renderConfigurationReference, schemaDefault } from '../../src/config-reference.js';
 import { runNode } from '../process.js';
 import { blocksUnder, shellCommands } from './markdown.js';
@@ -81,6 +81,25 @@ describe('the configuration reference', () => {
       if (schemaDefault(name) === undefined) expect(detail!.unset, `${name} has no default: say what unset means`).toBeTruthy();
     }
     expect(Object.keys(ENV_DETAILS).filter((name) => !(NAMES as string[]).includes(name))).toEqual([]);
+  });
+
+  it('flags as secret exactly the variables whose values the server redacts', () => {
+    const flagged = NAMES.filter((name) => ENV_DETAILS[name]?.secret);
+    expect(flagged).toEqual(['APPMGMT_ACCESS_TOKEN', 'APPMGMT_API_KEY', 'APPMGMT_MONITORING_API_KEY', 'APPMGMT_STATE_URL', 'APPMGMT_STATE_SECRET', 'APPMGMT_OAUTH_SEAL_KEYS']);
+    // Every flagged variable set at once, each to a value of its own; a URL's secret is its password.
+    const samples: Partial<Record<EnvName, string>> = {
+      APPMGMT_ACCESS_TOKEN: 'pat_sample_token',
+      APPMGMT_API_KEY: 'key_sample_api',
+      APPMGMT_MONITORING_API_KEY: 'key_sample_monitoring',
+      APPMGMT_STATE_URL: 'redis://:statepassword@127.0.0.1:6379/0',
+      APPMGMT_STATE_SECRET: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
+      APPMGMT_OAUTH_SEAL_KEYS: `${'ab12'.repeat(16)},${'cd34'.repeat(16)}`,
+    };
+    // A list of seal keys is redacted key by key.
+    const secret = [...Object.values({ ...samples, APPMGMT_STATE_URL: 'statepassword', APPMGMT_OAUTH_SEAL_KEYS: undefined }).filter(Boolean), 'ab12'.repeat(16), 'cd34'.repeat(16)];
+    expect(Object.keys(samples)).toEqual(flagged);
+    const redacted = secretsOf(loadConfig({ APPMGMT_BASE_URL: 'https://api.example.com', APPMGMT_OAUTH_ISSUER: 'https://mcp.example.com', ...samples }));
+    expect(redacted.sort()).toEqual(secret.sort());
   });
 
   it('states only maxima the configuration enforces', () => {

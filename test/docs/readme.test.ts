@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -62,13 +63,48 @@ describe('README.md', () => {
     }
   });
 
-  it('installs as CI does and tests with the command CI runs', () => {
-    const [quickStart] = blocksUnder(README, 'Quick start', 'sh');
-    expect(shellCommands(quickStart!.text)).toEqual(['npm ci && npm run sandbox', 'npm test']);
+  it('installs as CI does, runs a first command that ends by itself, and tests with the command CI runs', () => {
+    const [develop] = blocksUnder(README, 'Develop', 'sh');
+    expect(shellCommands(develop!.text)).toEqual(['npm ci', 'npm run demo', 'npm test']);
     expect(ciRun).toMatch(/^npm ci\b/m);
     expect(ciRun).toMatch(/^npm test$/m);
+    // npm ci builds nothing (the package builds at prepack): every command after it builds first.
+    expect(pkg.scripts.prepare).toBeUndefined();
+    expect(pkg.scripts.demo).toMatch(/^npm run build --silent && /);
     expect(pkg.scripts.test).toMatch(/npm run build && tsc --noEmit && tsc -p views && vitest run$/);
   });
+
+  it('npm run demo plays its session against the sandbox, every result marked [sandbox], and names the audit file it wrote', async () => {
+    // The build is what npm test runs first (see above); this runs the rest of the script.
+    const [build, play] = pkg.scripts.demo!.split(' && ');
+    expect(build).toBe('npm run build --silent');
+    const [command, ...args] = play!.split(' ');
+    const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      const child = spawn(command!, args, { cwd: ROOT, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      let err = '';
+      child.stdout.on('data', (chunk: Buffer) => (out += chunk));
+      child.stderr.on('data', (chunk: Buffer) => (err += chunk));
+      child.on('close', (exit) => resolve({ code: exit, stdout: out, stderr: err }));
+    });
+    expect(code, stderr).toBe(0);
+    expect(stderr).toBe('');
+    const lines = stdout.split('\n');
+    const results = lines.flatMap((line, i) => (line.startsWith('> ') ? [lines[i + 1]!] : []));
+    expect(results.length).toBeGreaterThan(20);
+    expect(results.filter((line) => !/^(\[isError\] )?\[sandbox\] /.test(line))).toEqual([]);
+    expect(stdout).not.toMatch(/^\{"v":1/m);
+    const named = /^The audit trail of this session: (\d+) lines \(one per step of each costly call\) in (\S+)$/m.exec(stdout);
+    expect(named, stdout.slice(-300)).not.toBeNull();
+    const trail = readFileSync(named![2]!, 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line) as { step: string; tool: string });
+    rmSync(dirname(named![2]!), { recursive: true, force: true });
+    expect(trail).toHaveLength(Number(named![1]));
+    // Every costly tool the session called, and only those, left its steps there.
+    const called = lines.filter((line) => line.startsWith('> ')).map((line) => line.split(' ')[1]!);
+    const costly = TOOLS.filter((tool) => tool.cost !== 'none').map((tool) => tool.name);
+    expect(new Set(trail.map((line) => line.tool))).toEqual(new Set(called.filter((name) => costly.includes(name))));
+    expect(readFileSync(`${ROOT}${README}`, 'utf8')).toContain('to a file it names at the end');
+  }, 60_000);
 
   it('npm run sandbox builds, then answers initialize on stdio and exits when stdin closes', async () => {
     // The build is what npm test runs first; rebuilding dist/ here would pull it from under the
@@ -147,7 +183,8 @@ describe('README.md', () => {
     expect(named.length).toBeGreaterThan(1);
     for (const script of named) expect(Object.keys(pkg.scripts), script).toContain(script);
     // The audit trail's lines and jq query are run by the tests of docs/operations.md, which read README.md too.
-    const own = fencedBlocks(README).filter((block) => block.heading !== 'Who spent what');
+    // So are the `npx` line, by the test of the packed tarball (test/package/tarball.test.ts).
+    const own = fencedBlocks(README).filter((block) => block.heading !== 'Who spent what' && block.heading !== 'Try it');
     expect(own.every((block) => block.testedBy === 'test/docs/readme.test.ts')).toBe(true);
   });
 });

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { ENV_VARS } from '../../src/config.js';
+import { unfilledPlaceholder } from '../../src/placeholder.js';
 import { TOOLS } from '../../src/tools/index.js';
 import { cleanEnv } from '../process.js';
 import { CLONE_PLACEHOLDER, fencedBlocks, ROOT, shellCommands } from './markdown.js';
@@ -47,6 +48,23 @@ describe('docs/troubleshooting.md', () => {
     const { code, stderr } = await sh(`node ${ROOT}dist/index.js`, ROOT, { appmgmt_read_only: 'true' });
     expect(code).toBe(2);
     expect(stderr).toBe('app-management-mcp: Unknown variable appmgmt_read_only; did you mean APPMGMT_READ_ONLY (names are upper case)?\n');
+  });
+
+  it('states the placeholder rule the server applies, with examples that hold, and the line it prints', async () => {
+    const paragraph = doc.slice(doc.indexOf('- `… is still ${APPMGMT_APP_ID}'), doc.indexOf('- `--app-id` and `APPMGMT_APP_ID`'));
+    const quoted = (from: string, to: string) => [...paragraph.slice(paragraph.indexOf(from), paragraph.indexOf(to)).matchAll(/`([^`]+)`/g)].map((match) => match[1]!);
+    const refused = quoted('The rule', 'A secret with');
+    const taken = quoted('A secret with', 'is taken as it is');
+    const examples = ['${NAME}', '${env:NAME}', '${input:id}', '${user_config.name}', '${{ secrets.NAME }}', '$NAME', '%NAME%', '$HOME/audit.jsonl'];
+    expect(refused).toEqual(expect.arrayContaining(examples));
+    for (const value of examples) expect(unfilledPlaceholder('APPMGMT_X', value), value).toBeDefined();
+    expect(taken).toEqual(['$', '%', 'ab$cd', '$2b$12$…', '$abc', '%41']);
+    for (const value of ['ab$cd', '$2b$12$R9h/cIPz0gi', '$abc', 'p%41%42']) expect(unfilledPlaceholder('APPMGMT_X', value), value).toBeUndefined();
+
+    const { code, stderr } = await sh(`node ${ROOT}dist/index.js`, ROOT, { APPMGMT_APP_ID: '${APPMGMT_APP_ID}' });
+    expect(code).toBe(2);
+    expect(stderr).toContain('APPMGMT_APP_ID is still ${APPMGMT_APP_ID}: the MCP client did not fill it');
+    expect(paragraph).toContain('`… is still ${APPMGMT_APP_ID}: the MCP client did not fill it`');
   });
 
   it('counts the read tools that read-only mode offers', () => {

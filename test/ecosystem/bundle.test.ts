@@ -85,12 +85,12 @@ describe('the MCP Bundle (.mcpb)', () => {
     return { base_url: sandbox.url, access_token: accessToken, api_key: apiKey, monitoring_api_key: monitoringApiKey };
   };
 
-  it('holds only the manifest, the built dist/, a minimal package.json, and the README with the docs/ it links to', () => {
+  it('holds only the manifest, the built dist/, a minimal package.json, the license, and the README with the docs/ it links to', () => {
     expect(packLog).toMatch(/packed .*\(\d+ KiB/);
     const files = listing(unpacked);
     const dist = listing(join(root, 'dist')).map((file) => `dist/${file}`);
     const docs = listing(join(root, 'docs')).map((file) => `docs/${file}`);
-    expect(files).toEqual(['README.md', ...dist, ...docs, 'manifest.json', 'package.json'].sort());
+    expect(files).toEqual(['LICENSE', 'README.md', ...dist, ...docs, 'manifest.json', 'package.json'].sort());
     const linked = [...readFileSync(join(unpacked, 'README.md'), 'utf8').matchAll(/\]\((docs\/[^)#]+)/g)].map((match) => match[1]!);
     expect(linked.length).toBeGreaterThan(0);
     expect(linked.filter((path) => !files.includes(path))).toEqual([]);

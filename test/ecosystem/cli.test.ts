@@ -257,6 +257,24 @@ describe('start-up with a state URL Redis cannot use', () => {
     ]);
   });
 
+  // Each form a client leaves when it has no value to put in, in a variable and in a flag, over
+  // stdio and http: the setting is named with the variable the client did not fill; nothing starts.
+  it.each([
+    ['${NAME}', (name: string) => `\${${name}}`],
+    ['${env:NAME}', (name: string) => `\${env:${name}}`],
+    ['${{ secrets.NAME }}', (name: string) => `\${{ secrets.${name} }}`],
+    ['$NAME', (name: string) => `$${name}`],
+    ['%NAME%', (name: string) => `%${name}%`],
+  ])('an unfilled %s in a variable or in a flag exits 2 naming the setting and the variable, over stdio and http', async (_, form) => {
+    const line = (setting: string, name: string) =>
+      `app-management-mcp: ${setting} is still ${form(name)}: the MCP client did not fill it, so ${name} is not set where the client starts; set ${name} there (or write the value itself into the client's configuration), then restart`;
+    const inVariable = { APPMGMT_BASE_URL: form('APPMGMT_BASE_URL') };
+    const inFlag = ['--app-id', form('APPMGMT_APP_ID')];
+    const runs = await Promise.all([run(['--sandbox'], inVariable), run(['http', '--port', '0'], inVariable), run(['--sandbox', ...inFlag]), run(['http', '--port', '0', ...inFlag])]);
+    const expected = [line('APPMGMT_BASE_URL', 'APPMGMT_BASE_URL'), line('APPMGMT_BASE_URL', 'APPMGMT_BASE_URL'), line('--app-id', 'APPMGMT_APP_ID'), line('--app-id', 'APPMGMT_APP_ID')];
+    expect(runs.map((exit) => ({ code: exit.code, stdout: exit.stdout, stderr: exit.stderr.trimEnd() }))).toEqual(expected.map((stderr) => ({ code: 2, stdout: '', stderr })));
+  });
+
   it('a stray error after start-up exits 1 with one short line, not the bundle', async () => {
     // An error nobody awaits, raised from outside our code, as ioredis raised the ReplyError of /prod.
     const stray = 'data:text/javascript,setTimeout(() => Promise.reject(new Error("stray " + "x".repeat(100000))), 50)';

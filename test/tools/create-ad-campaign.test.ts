@@ -258,11 +258,6 @@ describe('create_ad_campaign', () => {
       ['PERFORMANCE_MAX without images', { images: undefined }, /images: PERFORMANCE_MAX needs at least one MARKETING_IMAGE/],
       ['a sitelink with only text', { sitelinks: [{ text: 'A', url: 'https://a.example.com' }, { text: 'Only text' }] }, /sitelinks\[1\]: has only text/],
       ['a sitelink with only a url', { sitelinks: [{ text: '  ', url: 'https://a.example.com' }] }, /sitelinks\[0\]: has only url/],
-      [
-        '21 distinct sitelinks',
-        { sitelinks: Array.from({ length: 21 }, (_, i) => ({ text: `Link ${i}`, url: `https://shop.example.com/${i}` })) },
-        /sitelinks: at most 20 after dropping empty rows and duplicates; there are 21/,
-      ],
       ['a phone number not in E.164', { phone_number: '(415) 555-0100' }, /phone_number: must be E\.164/],
       ['a budget of 0', { daily_budget_micros: 0 }, /daily_budget_micros: must be a positive whole number/],
       ['a fractional budget', { daily_budget_micros: 25_000_000.5 }, /daily_budget_micros: must be a positive whole number/],
@@ -282,12 +277,22 @@ describe('create_ad_campaign', () => {
       });
     }
 
-    it('accepts up to 20 sitelinks after duplicates collapse', async () => {
-      const links = Array.from({ length: 20 }, (_, i) => ({ text: `Link ${i}`, url: `https://shop.example.com/${i}` }));
+    it.each([21, 51])('refuses %i sitelinks at the first check, naming the limit of 20 that its schema states', async (count) => {
+      const sitelinks = Array.from({ length: count }, (_, i) => ({ text: `Link ${i}`, url: `https://shop.example.com/${i}` }));
+      const result = await create({ ...PMAX, sitelinks });
+      expect(result.isError).toBe(true);
+      expect(result.text).toBe('Invalid arguments for create_ad_campaign; nothing was sent.\n- sitelinks: at most 20 items.');
+      const [listed] = (await h.client.listTools()).tools.filter((tool) => tool.name === 'create_ad_campaign');
+      expect(listed?.inputSchema.properties?.sitelinks).toMatchObject({ type: 'array', maxItems: 20, description: 'PERFORMANCE_MAX extra links, up to 20.' });
+      expect(writes()).toHaveLength(0);
+    });
+
+    it('accepts 20 sitelinks, dropping an empty row and collapsing a duplicate', async () => {
+      const links = Array.from({ length: 18 }, (_, i) => ({ text: `Link ${i}`, url: `https://shop.example.com/${i}` }));
       const result = await create({ ...PMAX, sitelinks: [...links, links[0], {}] });
       expect(result.isError).toBe(false);
-      expect(result.text).toContain('- sitelinks: 20 items: "Link 0" -> "https://shop.example.com/0"');
-      expect(result.text).toMatch(/- sitelinks: 20 items: .*, …and \d+ more/);
+      expect(result.text).toContain('- sitelinks: 18 items: "Link 0" -> "https://shop.example.com/0"');
+      expect(result.text).toMatch(/- sitelinks: 18 items: .*, …and \d+ more/);
     });
 
     it('refuses a budget above APPMGMT_MAX_DAILY_BUDGET_MICROS, naming the cap', async () => {
