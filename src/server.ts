@@ -19,7 +19,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { ApiClient } from './api/client.js';
-import { listingFor, registerViews, showsViews } from './apps.js';
+import { registerViews, UI_EXTENSION, withViews } from './apps.js';
 import { realClock, withShutdown } from './clock.js';
 import { secretsOf, type Config } from './config.js';
 import { describeError, RefusedError } from './errors.js';
@@ -168,17 +168,20 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
   // Our own tools/list, built on first request from the very schemas the calls are checked with,
   // minus the "$schema" boilerplate of every entry.
   let listing: Tool[] | undefined;
-  const listTools = () =>
-    (listing ??= selected.map(({ tool, inputJson, outputJson }) => ({
-      name: tool.name,
-      title: tool.title,
-      description: tool.description,
-      inputSchema: inputJson() as Tool['inputSchema'],
-      outputSchema: outputJson() as Tool['outputSchema'],
-      annotations: tool.annotations,
-    })));
-  const prompts = promptsOf(config, new Set(selected.map(({ tool }) => tool.name)));
   const gatedNames = new Set(selected.filter(({ tool }) => tool.cost !== 'none').map(({ tool }) => tool.name));
+  const listTools = () =>
+    (listing ??= withViews(
+      selected.map(({ tool, inputJson, outputJson }) => ({
+        name: tool.name,
+        title: tool.title,
+        description: tool.description,
+        inputSchema: inputJson() as Tool['inputSchema'],
+        outputSchema: outputJson() as Tool['outputSchema'],
+        annotations: tool.annotations,
+      })),
+      gatedNames,
+    ));
+  const prompts = promptsOf(config, new Set(selected.map(({ tool }) => tool.name)));
 
   // Users are told apart by keyed hashes of their credentials: the same on every replica and every
   // stdio server sharing a store (the state secret), and never a plain hash of a secret.
@@ -223,7 +226,8 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
     const server = new McpServer(
       { name: SERVER_NAME, version: SERVER_VERSION },
       {
-        capabilities: { tools: {}, ...(prompts.length ? { prompts: {} } : {}) },
+        // The views (apps.ts): hosts look for the extension here before they show a server's views.
+        capabilities: { tools: {}, ...(prompts.length ? { prompts: {} } : {}), extensions: { [UI_EXTENSION]: {} } },
         instructions: INSTRUCTIONS,
         jsonSchemaValidator: formAnswerValidator as jsonSchemaValidator,
         requestState: { verify: codec.verify },
@@ -234,7 +238,7 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
     // registrations again for every request (the SDK keeps them per instance, and createMcpHandler
     // wants a new instance per request): a request costs the one tool it calls.
     server.server.setRequestHandler('tools/call', (request, ctx) => callTool(request.params, ctx, server, caller));
-    server.server.setRequestHandler('tools/list', (_request, ctx) => ({ tools: listingFor(listTools(), gatedNames, server, ctx) }));
+    server.server.setRequestHandler('tools/list', () => ({ tools: listTools() }));
     registerViews(server);
     for (const prompt of prompts) server.registerPrompt(prompt.name, prompt.spec, prompt.render);
     return deps.telemetry ? deps.telemetry.watch(server) : server;
@@ -254,7 +258,7 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
       const result = await calls.track(
         // The SDK's own argument check is left out: checkArguments gives the model a better answer than its raw issue list.
         checkedCall(tool, inputSchema, params.arguments ?? {}, ctx, server, caller).then<CallToolResult | InputRequiredResult, CallToolResult>(
-          (outcome) => ('ask' in outcome ? askResult(outcome, caller, ctx) : present(outcome, { ...caller.shown, views: showsViews(server, ctx) })),
+          (outcome) => ('ask' in outcome ? askResult(outcome, caller, ctx) : present(outcome, caller.shown)),
           (error: unknown) => presentError(errorText(error, tool, caller.log), nextAfter(error, tool.name), caller.shown),
         ),
       );

@@ -16,6 +16,7 @@ import { noAudit, refusalReason, type AuditTrail, type CallTrail, type RefusalRe
 import { duration, quote, sanitize } from '../text.js';
 import type { GatedTool, Refusal, ToolContext, ToolResult, Warning } from '../tools/define.js';
 import { askInline, checkState, judgeAnswer, type ApprovalChannel, type AskApproval } from './approval.js';
+import { doneView, warningView } from './card.js';
 import { callKey, lastWarningSlot, scopeDigest } from './key.js';
 import {
   CONFIRM_WINDOW_MS,
@@ -115,7 +116,7 @@ export function createGate({ store, now, config, log, newRequestId = randomUUID,
     }
     trail.stage = 'local_check';
     tool.gate.check?.(request, ctx.config);
-    if (confirm !== true) return warn(tool, request, ctx, key, slot, user, trail);
+    if (confirm !== true) return warn(tool, request, ctx, key, slot, user, trail, caller.approval.kind !== 'none');
     if (caller.approval.kind !== 'rounds') return act(tool, request, ctx, key, slot, caller.approval, trail);
     const { retry } = caller.approval;
     if (!retry?.state) return askRound(tool, request, ctx, key, slot, trail);
@@ -153,7 +154,7 @@ export function createGate({ store, now, config, log, newRequestId = randomUUID,
     return { ask: { message: `${warning.action}. ${warning.cost}`, state: { key, nonce, at: now() } } };
   }
 
-  async function warn(tool: GatedTool, request: Record<string, unknown>, ctx: ToolContext, key: string, slot: string, user: string, trail: CallTrail): Promise<ToolResult> {
+  async function warn(tool: GatedTool, request: Record<string, unknown>, ctx: ToolContext, key: string, slot: string, user: string, trail: CallTrail, form: boolean): Promise<ToolResult> {
     const running = await store.inFlight(key);
     if (running) return refused(trail, 'in_flight', inFlightResult(tool, running.since));
     trail.stage = 'warning_failed';
@@ -169,7 +170,7 @@ export function createGate({ store, now, config, log, newRequestId = randomUUID,
         : refused(trail, 'store_full', fullResult(tool, recorded.records));
     }
     await trail.warned(warning.cost, requestId);
-    return warningResult(tool, warning, earlier, done, at);
+    return { ...warningResult(tool, warning, earlier, done), view: warningView(tool, { request, warning, at, scoped: ctx.config.appId !== undefined, form }) };
   }
 
   async function act(
@@ -202,7 +203,7 @@ export function createGate({ store, now, config, log, newRequestId = randomUUID,
       const summary = sanitize(tool.gate.done?.(result) ?? DONE_UNSAID, MAX_SUMMARY_CHARS);
       await trail.answered('success', { summary });
       await settle(key, { kind: 'clean', completed: { at: now(), summary } });
-      return result.structured ? { ...result, structured: { confirmation_needed: false, ...result.structured } } : result;
+      return doneView(tool, result.structured ? { ...result, structured: { confirmation_needed: false, ...result.structured } } : result, summary);
     } catch (error) {
       const refusal = error instanceof ApiError ? tool.gate.refusals?.[error.status] : undefined;
       if (error instanceof ApiError && refusal) {
@@ -273,7 +274,7 @@ function unknownWhat(error: unknown, log: Log, tool: string): string {
 
 const time = (ms: number) => new Date(ms).toISOString();
 
-function warningResult(tool: GatedTool, warning: Warning, earlier: UnknownOutcome | undefined, done: Completed | undefined, at: number): ToolResult {
+function warningResult(tool: GatedTool, warning: Warning, earlier: UnknownOutcome | undefined, done: Completed | undefined): ToolResult {
   const lines = ['CONFIRMATION NEEDED. Nothing was sent.'];
   if (done) lines.push(`ALREADY DONE: this exact call (same arguments) was carried out at ${time(done.at)}: ${done.summary}. Confirming this warning does it a SECOND time.`);
   if (earlier) {
@@ -294,8 +295,6 @@ function warningResult(tool: GatedTool, warning: Warning, earlier: UnknownOutcom
       cost: warning.cost,
       ...(attempts.length ? { earlier_attempt: attempts.join('; ') } : {}),
     },
-    // For the confirmation card (views/confirmation-card.ts): the request lines and when the warning lapses.
-    view: { action: warning.action, details: warning.details, cost: warning.cost, expires_at: new Date(at + CONFIRM_WINDOW_MS).toISOString() },
   };
 }
 
