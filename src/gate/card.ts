@@ -46,7 +46,8 @@ export function warningView(tool: GatedTool, { request, warning, at, scoped, for
     pending: true,
     expires_at: new Date(at + CONFIRM_WINDOW_MS).toISOString(),
     verb: VERBS[tool.name] ?? tool.title,
-    destructive: tool.annotations.destructiveHint,
+    // Only what cannot be undone is red: a spend is gated too, but it is not a loss.
+    destructive: tool.cost === 'permanent',
     approval: form ? 'form' : 'card',
     action: warning.action,
     details: warning.details,

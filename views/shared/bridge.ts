@@ -165,21 +165,31 @@ function applyContext(context: HostContext): void {
   }
 }
 
-/** Sends the page's height now and on each change, at most once per animation frame. */
+/** Slowest a size report may lag a change: a frame the browser does not paint (scrolled away) gets no animation frames. */
+const SIZE_FALLBACK_MS = 100;
+
+/**
+ * Sends the page's height now and on each change, at most once per animation frame, or after
+ * SIZE_FALLBACK_MS where the browser runs no animation frames for the view.
+ */
 function reportSize(send: (size: { height: number }) => void): void {
   let last = -1;
   let queued = false;
   const measure = () => {
+    if (!queued) return;
     queued = false;
     // The content's own height: the html element has no fixed height, so this never feeds back on the frame's.
     const height = Math.ceil(document.documentElement.getBoundingClientRect().height);
     if (height !== last) send({ height: (last = height) });
   };
-  new ResizeObserver(() => {
-    if (!queued) {
-      queued = true;
-      requestAnimationFrame(measure);
-    }
-  }).observe(document.documentElement);
+  const schedule = () => {
+    if (queued) return;
+    queued = true;
+    requestAnimationFrame(measure);
+    setTimeout(measure, SIZE_FALLBACK_MS);
+  };
+  new ResizeObserver(schedule).observe(document.documentElement);
+  new MutationObserver(schedule).observe(document.body, { childList: true, subtree: true, characterData: true, attributes: true });
+  schedule();
   measure();
 }

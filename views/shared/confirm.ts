@@ -132,6 +132,13 @@ export function confirmationPanel(view: View, warning: ToolResultLike, fallback?
   };
   approve.addEventListener('click', async () => {
     if (!target || !decide()) return;
+    // Left open past its expiry, the card sends nothing: the gate would refuse, and the person should know why.
+    if (Number.isFinite(expires) && Date.now() >= expires) {
+      panel.querySelector('.expiry')!.textContent = expiryLine(expires, true);
+      panel.querySelector('.form-note')?.remove();
+      panel.querySelector('.buttons')!.replaceWith(h('p', { class: 'muted' }, 'Ask again in the chat for a fresh warning.'));
+      return;
+    }
     status.textContent = 'Sending…';
     const result = await view.call(target.tool, { ...target.args, confirm: true });
     const kind = kindOf(result);
@@ -140,16 +147,6 @@ export function confirmationPanel(view: View, warning: ToolResultLike, fallback?
     view.tell(`The person approved ${target.tool} in the confirmation card. ${TITLES[kind === 'warning' ? 'refused' : kind]}: ${oneLine(result)}`);
     onAnswer?.(result);
   });
-  // Left open past its expiry, the card stops offering what the gate would refuse.
-  if (canAct && Number.isFinite(expires)) {
-    setTimeout(() => {
-      if (decided) return;
-      decided = true;
-      panel.querySelector('.expiry')!.textContent = expiryLine(expires, true);
-      panel.querySelector('.form-note')?.remove();
-      panel.querySelector('.buttons')!.replaceWith(h('p', { class: 'muted' }, 'Ask again in the chat for a fresh warning.'));
-    }, Math.min(expires - Date.now(), 2 ** 31 - 1));
-  }
   cancel.addEventListener('click', () => {
     if (!decide()) return;
     settle(outcome('cancelled', 'nothing was sent; the warning lapses on its own.'));

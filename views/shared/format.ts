@@ -42,17 +42,17 @@ export const count = (value: number): string => new Intl.NumberFormat(locale, { 
 
 const parts = (ms: number, options: Intl.DateTimeFormatOptions) => new Intl.DateTimeFormat(locale, { timeZone: zone(), ...options }).format(new Date(ms));
 
-/** "09:10" in the person's zone. */
-export const time = (ms: number): string => parts(ms, { hour: '2-digit', minute: '2-digit' });
+/** "9:10 AM" (en-US) or "09:10" (de-DE) in the person's zone. */
+export const time = (ms: number): string => parts(ms, { hour: 'numeric', minute: '2-digit' });
 
-/** "09:10 CET": the time with the zone named, as the locale abbreviates it. */
-export const timeWithZone = (ms: number): string => parts(ms, { hour: '2-digit', minute: '2-digit', timeZoneName: 'short' });
+/** "9:10 AM UTC", "10:10 MEZ": the time with the zone named, as the locale writes it. */
+export const timeWithZone = (ms: number): string => parts(ms, { hour: 'numeric', minute: '2-digit', timeZoneName: 'short' });
 
 /** "Mon 2 Nov" (with `weekday`) or "2 Nov", in the person's zone. */
 export const day = (ms: number, weekday = true): string => parts(ms, { ...(weekday ? { weekday: 'short' } : {}), day: 'numeric', month: 'short' });
 
-/** "2 Nov 2026, 09:10 CET". */
-export const dateTime = (ms: number): string => parts(ms, { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZoneName: 'short' });
+/** "Nov 2, 2026, 9:10 AM UTC", as the locale orders it. */
+export const dateTime = (ms: number): string => parts(ms, { day: 'numeric', month: 'short', year: 'numeric', hour: 'numeric', minute: '2-digit', timeZoneName: 'short' });
 
 /** An ISO instant or date from the service, shown for a person; the text as given when it is not one. */
 export function when(value: unknown): string {
