@@ -74,6 +74,22 @@ function viewHtml(name: string): Promise<string> {
 }
 
 /**
+ * The arguments of a call as a view sends them back: exactly as given, less `app_id` on a server
+ * scoped to one app, where it is not an argument (the server adds it). A view reads them from its
+ * result's view data, since the host's tool input is optional in the spec (issue 27).
+ */
+export function viewArguments(args: Record<string, unknown>, scoped: boolean): Record<string, unknown> {
+  if (!scoped) return args;
+  const { app_id: _appId, ...unscoped } = args;
+  return unscoped;
+}
+
+/** A read tool's result with the arguments of its call in the view data, when it has view data. */
+export function withArguments<T extends { view?: Record<string, unknown> }>(result: T, args: Record<string, unknown>, scoped: boolean): T {
+  return result.view ? { ...result, view: { ...result.view, arguments: viewArguments(args, scoped) } } : result;
+}
+
+/**
  * Registers every view as a `ui://` resource with the extension's own helper: resources/list lists
  * them for every client, and a read of a view's URI gives the same public page to everyone.
  */

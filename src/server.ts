@@ -19,7 +19,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { ApiClient } from './api/client.js';
-import { registerViews, UI_EXTENSION, withViews } from './apps.js';
+import { registerViews, UI_EXTENSION, withArguments, withViews } from './apps.js';
 import { realClock, withShutdown } from './clock.js';
 import { secretsOf, type Config } from './config.js';
 import { describeError, RefusedError } from './errors.js';
@@ -305,7 +305,7 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
     }
     if (tool.cost === 'none') {
       checkedCanonical(args); // the size limit holds for every tool, not only gated ones
-      return tool.run(args, await context(ctx, caller));
+      return withArguments(await tool.run(args, await context(ctx, caller)), args, config.appId !== undefined);
     }
     const { confirm, ...request } = args;
     return gate.call(tool as GatedTool, request, confirm, await context(ctx, caller), { scope: caller.scope, approval: approvalChannel(server, ctx, caller.shown.redact), redact: caller.shown.redact });

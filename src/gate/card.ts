@@ -1,3 +1,4 @@
+import { viewArguments } from '../apps.js';
 import { CONFIRM_WINDOW_MS } from './store.js';
 import type { GatedTool, ToolResult, Warning } from '../tools/define.js';
 
@@ -37,8 +38,7 @@ export interface WarningFacts {
 
 /** The view data of a warning. */
 export function warningView(tool: GatedTool, { request, warning, at, scoped, form }: WarningFacts): Record<string, unknown> {
-  const { app_id: _appId, ...unscoped } = request;
-  const args = scoped ? unscoped : request;
+  const args = viewArguments(request, scoped);
   const daily = Object.entries(args).find(([name, value]) => DAILY_MICROS.test(name) && typeof value === 'number');
   return {
     tool: tool.name,

@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { expect } from 'vitest';
 import { realClock } from '../../src/clock.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/http.js';
@@ -17,7 +18,7 @@ if (REQUIRED && !browserAvailable) throw new Error(`REQUIRE_BROWSER_TESTS=1 but 
 
 export const UI_EXTENSION = 'io.modelcontextprotocol/ui';
 /** What a host that shows views declares. */
-export const UI_CAPABILITIES = { extensions: { [UI_EXTENSION]: { mimeTypes: ['text/html;profile=mcp-app'] } } } as never;
+export const UI_CAPABILITIES: ClientCapabilities = { extensions: { [UI_EXTENSION]: { mimeTypes: ['text/html;profile=mcp-app'] } } };
 
 /** The test host's page: served by the test itself, the only URL the page may load. */
 const HOST_URL = 'http://host.test/';
@@ -109,6 +110,8 @@ export interface HostPage {
   overflow(index?: number): Promise<string[]>;
   /** Removes every view from the page, for the next test on the same page and server. */
   clear(): Promise<void>;
+  /** Removes every view and puts `next` (a fresh server and sandbox) behind the page, closing the one before. */
+  reset(next: Harness): Promise<void>;
   /** Closes the page and the server, and checks that nothing but the host page was requested. */
   close(): Promise<void>;
 }
@@ -152,7 +155,7 @@ export async function viewHarness(given?: Sandbox): Promise<Harness> {
 
 /** A fresh server (sandbox behind it) and a host page in its own browser context, in UTC. */
 export async function hostPage(browsing: Browsing, options: { harness?: Harness; theme?: Theme } = {}): Promise<HostPage> {
-  const harness = options.harness ?? (await viewHarness());
+  let harness = options.harness ?? (await viewHarness());
   const context = await browsing.browser.newContext({
     timezoneId: 'UTC',
     locale: 'en-US',
@@ -169,6 +172,7 @@ export async function hostPage(browsing: Browsing, options: { harness?: Harness;
       ? route.fulfill({ contentType: 'text/html', body: `<!doctype html><html><body><script>${browsing.hostScript.replace(/<\/script/gi, '<\\/script')}</script></body></html>` })
       : route.abort(),
   );
+  // The current harness's client: reset() puts a fresh server behind the same page.
   await page.exposeFunction('hostCallTool', (params: { name: string; arguments: Record<string, unknown> }) => harness.client.callTool(params));
   await page.goto(HOST_URL);
   // The tool list and each page are read once per host page, as a host caches them.
@@ -176,7 +180,9 @@ export async function hostPage(browsing: Browsing, options: { harness?: Harness;
   const pages = new Map<string, string>();
   return {
     page,
-    harness,
+    get harness() {
+      return harness;
+    },
     requested,
     posts: () => harness.sandbox.requests.filter((request) => request.method === 'POST').length,
     async open(tool, args, { copies = 1, theme = 'light', variables, host = 'bridge', width = CHAT_WIDTH, locale, timeZone, cancelled = false, result: given } = {}) {
@@ -218,6 +224,12 @@ export async function hostPage(browsing: Browsing, options: { harness?: Harness;
       await page.evaluate('document.querySelectorAll("iframe").forEach((frame) => frame.remove()); window.opened = [];');
       // Frames are counted by position (frameOf): wait until the removed ones are gone from the page's list.
       await expect.poll(() => page.frames().length).toBe(1);
+    },
+    async reset(next) {
+      await page.evaluate('document.querySelectorAll("iframe").forEach((frame) => frame.remove()); window.opened = [];');
+      await expect.poll(() => page.frames().length).toBe(1);
+      await harness.close();
+      harness = next;
     },
     record: (index = 0) => page.evaluate((at) => (globalThis as unknown as { opened: Array<{ told: string[]; early: string[]; modes?: string[] }> }).opened[at]!, index),
     async axe(index = 0) {

@@ -10,7 +10,8 @@ function bar(kind: 'spend' | 'conversions', value: number | undefined, max: numb
   const share = value !== undefined && max > 0 ? value / max : 0;
   const fill = h('span', { class: `bar ${kind}`, 'data-value': value === undefined ? 'pending' : String(value), 'data-share': share.toFixed(4) });
   fill.style.width = `${(share * 100).toFixed(2)}%`;
-  return h('span', { class: `track ${kind}` }, fill, h('span', { class: `figure ${kind}` }, shown));
+  // The bar's room is the track less its figure: lengths compare exactly against the largest.
+  return h('span', { class: `track ${kind}` }, h('span', { class: 'room' }, fill), h('span', { class: `figure ${kind}` }, shown));
 }
 
 /** Spend and conversions per campaign as paired horizontal bars, each series scaled to its own largest figure. */

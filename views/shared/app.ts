@@ -30,7 +30,7 @@ export const viewOf = (result: ToolResultLike): Record<string, unknown> => (resu
 export interface View {
   /** The tool this view was opened for, when the host says (toolInfo is optional). */
   toolName(): string | undefined;
-  /** That call's arguments, when the host sends them (optional too). */
+  /** That call's arguments: from the result's view data, else the host's tool input (optional in the spec). */
   toolArguments(): Record<string, unknown> | undefined;
   /** Calls a tool through the host; no answer, or an error instead of one, becomes a result saying the outcome is unknown. */
   call(name: string, args: Record<string, unknown>): Promise<ToolResultLike>;
@@ -50,6 +50,14 @@ export interface Handlers {
 export async function startView(name: string, handlers: Handlers, { fullscreen = false } = {}): Promise<View> {
   let args: Record<string, unknown> | undefined;
   let view: View | undefined;
+  // A server scoped to one app takes no app_id (src/apps.ts viewArguments): its view data's arguments leave it out.
+  let scoped = false;
+  const fromResult = (result: ToolResultLike) => {
+    const shown = viewOf(result).arguments;
+    if (typeof shown !== 'object' || shown === null) return;
+    args = shown as Record<string, unknown>;
+    scoped = !('app_id' in args);
+  };
   // Anything the host sends before connect() returns waits here, so nothing that comes once is lost.
   const early: Array<() => void> = [];
   const whenReady = (run: (ready: View) => void) => (view ? run(view) : early.push(() => run(view!)));
@@ -57,7 +65,11 @@ export async function startView(name: string, handlers: Handlers, { fullscreen =
   try {
     bridge = await connect({ name: `app-management-${name}`, version: '1.0.0' }, { availableDisplayModes: fullscreen ? ['inline', 'fullscreen'] : ['inline'] }, {
       input: (input) => (args = input),
-      result: (result) => whenReady((ready) => handlers.result(result, ready)),
+      result: (result) =>
+        whenReady((ready) => {
+          fromResult(result);
+          handlers.result(result, ready);
+        }),
       cancelled: (reason) => whenReady((ready) => handlers.cancelled?.(reason, ready)),
       context: (context) => setFormat(context),
     });
@@ -70,8 +82,10 @@ export async function startView(name: string, handlers: Handlers, { fullscreen =
     toolName: () => bridge.context.toolInfo?.tool.name,
     toolArguments: () => args,
     async call(tool, toolArgs) {
+      const { app_id: appId, ...rest } = toolArgs;
+      const sent = scoped ? rest : { ...(appId === undefined ? {} : { app_id: appId }), ...rest };
       try {
-        return await bridge.request<ToolResultLike>('tools/call', { name: tool, arguments: toolArgs }, CALL_TIMEOUT_MS);
+        return await bridge.request<ToolResultLike>('tools/call', { name: tool, arguments: sent }, CALL_TIMEOUT_MS);
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
         return { isError: true, content: [{ type: 'text', text: `OUTCOME UNKNOWN: the host gave no answer (${reason}). Check whether it took effect before trying again.` }] };

@@ -31,6 +31,8 @@ export interface Calendar {
   view: View;
   facts: Record<string, unknown>;
   appId?: string;
+  /** The call's arguments are known (view data or tool input): other weeks can be asked for with the same filters. */
+  asked: boolean;
   /** The model's status and platform filters, kept for every week asked for. */
   filters: Record<string, string>;
   /** The model's from/until, as epoch ms. */
@@ -81,7 +83,8 @@ export function postsOf(result: ToolResultLike): Post[] {
 }
 
 export function calendarOf(result: ToolResultLike, view: View): Calendar {
-  const args = view.toolArguments() ?? {};
+  const given = view.toolArguments();
+  const args = given ?? {};
   const facts = factsOf(result);
   const listed = postsOf(result);
   const filters: Record<string, string> = {};
@@ -98,6 +101,7 @@ export function calendarOf(result: ToolResultLike, view: View): Calendar {
     view,
     facts,
     appId: text(args.app_id) || undefined,
+    asked: given !== undefined,
     filters,
     from,
     until,

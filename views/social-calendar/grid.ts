@@ -90,7 +90,7 @@ export function navigation(calendar: Calendar, actions: WeekActions): HTMLElemen
 export function weekState(calendar: Calendar, load: WeekLoad | undefined, actions: WeekActions): HTMLElement | null {
   if (calendar.complete) return null;
   if (!askedRange(calendar, calendar.week)) return h('p', { class: 'muted outside' }, 'This week is outside the listed range.');
-  if (!calendar.appId) return h('p', { class: 'muted' }, 'Other weeks cannot be asked for: the host did not pass the app id.');
+  if (!calendar.asked) return h('p', { class: 'muted' }, 'Other weeks cannot be asked for: the result does not say which call it answers.');
   if (!load || load.loading) return h('p', { class: 'muted loading' }, 'Loading this week…');
   const retry = (label: string, kind: string) => {
     const button = h('button', { type: 'button', class: kind }, label);

@@ -19,14 +19,14 @@ export function waitingBanner(calendar: Calendar): HTMLElement | null {
   const range = calendar.facts.schedule_range as Record<string, unknown> | undefined;
   const scheduledFrom = instantOf(range?.scheduled_from);
   const scheduledUntil = instantOf(range?.scheduled_until);
-  if (calendar.appId && scheduledFrom !== undefined && scheduledUntil !== undefined) {
+  if (calendar.asked && scheduledFrom !== undefined && scheduledUntil !== undefined) {
     banner.append(handOver(calendar.view, { app_id: calendar.appId, scheduled_from: text(range!.scheduled_from), scheduled_until: text(range!.scheduled_until) }, scheduledFrom, scheduledUntil));
   }
   return banner;
 }
 
 /** The button that calls start_scheduling_posts (not gated: it costs nothing): one call, whatever the clicks. */
-function handOver(view: View, args: Record<string, string>, from: number, until: number): HTMLElement {
+function handOver(view: View, args: Record<string, string | undefined>, from: number, until: number): HTMLElement {
   const button = h('button', { type: 'button', class: 'hand-over primary' }, 'Hand them over for publishing');
   const status = h('p', { class: 'muted sending', role: 'status', hidden: true }, 'Starting…');
   const part = h(

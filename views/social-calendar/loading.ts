@@ -28,7 +28,7 @@ export function askedRange(calendar: Calendar, week: number): { from: number; un
 /** Asks the server for the week's next page of posts: one call, and none while one is under way. */
 export async function load(calendar: Calendar, week: number, redraw: Redraw): Promise<void> {
   const range = askedRange(calendar, week);
-  if (calendar.complete || !range || !calendar.appId) return;
+  if (calendar.complete || !range || !calendar.asked) return;
   let entry = calendar.weeks.get(week);
   if (!entry) calendar.weeks.set(week, (entry = { posts: [], skip: 0, loading: false }));
   if (entry.loading || entry.skip === undefined) return;
