@@ -45,11 +45,13 @@ describe.skipIf(!browserAvailable)('the confirmation card in headless Chromium',
     expect(await card.locator('.kicker').textContent()).toBe('Needs your approval · nothing sent yet');
     expect(await card.locator('.amount').textContent()).toBe('Daily budget 5.00 in the account currency');
     expect(await card.locator('.cost-value').textContent()).toBe(facts.cost);
-    // Every line of the warning: the request's fields ("- name: value") nested under the line that introduces them.
+    // Every line of the warning: the request's fields ("- name: value") for a person, nested under the line that introduces them,
+    // and every line exactly as the gate wrote it behind "Exactly as written".
     const fields = shown.details.filter((line) => line.startsWith('- '));
-    expect(fields.length).toBeGreaterThanOrEqual(4);
-    expect(await card.locator('.details .fields li').allTextContents()).toEqual(fields.map((line) => line.slice(2)));
+    expect(fields).toEqual(['- campaign_name: "Spring sale"', '- campaign_type: "SMART"', '- daily_budget_micros: 5000000 (5.00 a day)', '- landing_page: "https://demo-planner.sandbox.test/"']);
+    expect(await card.locator('.details .fields li').allTextContents()).toEqual(['Campaign name Spring sale', 'Campaign type Smart', 'Daily budget 5.00 a day', 'Landing page https://demo-planner.sandbox.test/']);
     expect(await card.locator('.details > li').count()).toBe(shown.details.length - fields.length);
+    expect(await card.locator('.exact pre').textContent()).toBe(shown.details.join('\n'));
     // The warning's own expiry: the sandbox's 09:00 plus ten minutes, in the person's zone (UTC here), the zone named.
     expect(shown.expires_at).toBe('2026-11-02T09:10:00.000Z');
     expect(await card.locator('.expiry').textContent()).toBe('Approve by 9:10 AM UTC, when the warning lapses.');
@@ -127,6 +129,7 @@ describe.skipIf(!browserAvailable)('the confirmation card in headless Chromium',
     const card = frames[0]!;
     await card.locator('.details li').first().waitFor();
     expect((await card.locator('.details li').allTextContents()).join('\n')).toContain(hostile);
+    expect(await card.locator('.details .fields bdi').first().textContent()).toBe(hostile);
     expect(await card.locator('.action bdi').textContent()).toBe(`"${hostile}"`);
     expect(await card.locator('img').count()).toBe(0);
     expect(await frameOf(host.page).evaluate('window.__pwned')).toBeUndefined();

@@ -5,7 +5,7 @@
 // tool input are optional in the spec, and a warning is never shown as done.
 import { factsOf, textOf, viewOf, type ToolResultLike, type View } from './app.js';
 import { h, sentence } from './dom.js';
-import { money, timeWithZone } from './format.js';
+import { money, timeWithZone, words } from './format.js';
 
 export type Kind = 'warning' | 'done' | 'refused' | 'unknown' | 'cancelled';
 const TITLES: Record<Exclude<Kind, 'warning'>, string> = { done: 'Done', refused: 'Not done', unknown: 'Outcome unknown', cancelled: 'Cancelled' };
@@ -45,19 +45,37 @@ export function outcome(kind: Exclude<Kind, 'warning'>, result: ToolResultLike |
   );
 }
 
-/** The warning's lines as a list; the lines the gate indents with "- " (the request's fields) nest under the line before. */
+/**
+ * One request field ("daily_budget_micros: 5000000 (5.00 a day)") as a person reads it: its name in
+ * words, an amount in units for the locale, a quoted value without its quotes, an enum in words.
+ */
+function field(text: string): Array<Node | string> {
+  const parsed = /^([a-z][a-z0-9_]*): (.*)$/s.exec(text);
+  if (!parsed) return sentence(text);
+  const [, key, value] = parsed as unknown as [string, string, string];
+  const micros = /_micros$/.test(key) && /^\d+(?= |$)/.exec(value);
+  const quoted = /^"(.*)"$/s.exec(value)?.[1];
+  const shown = micros ? `${money(Number(micros[0]) / 1_000_000)}${key.includes('daily') ? ' a day' : ''}` : quoted !== undefined ? words(quoted) : value;
+  return [h('span', { class: 'field-name' }, words(key.replace(/_micros$/, ''))), ' ', ...(quoted !== undefined ? [h('bdi', {}, shown)] : [shown])];
+}
+
+/**
+ * The warning's lines as a list for a person, the request's fields (the lines the gate indents with
+ * "- ") nested under the line before, and the lines exactly as the gate wrote them behind "Exactly as written".
+ */
 function detailList(lines: string[]): HTMLElement {
   const list = h('ul', { class: 'details' });
   let fields: HTMLElement | undefined;
   for (const line of lines) {
-    const field = /^- (.*)$/s.exec(line);
+    const item = /^- (.*)$/s.exec(line);
     const parent = list.lastElementChild;
-    if (field && parent) {
+    if (item && parent) {
       if (!fields || fields.parentElement !== parent) parent.append((fields = h('ul', { class: 'fields' })));
-      fields.append(h('li', {}, ...sentence(field[1]!)));
+      fields.append(h('li', {}, ...field(item[1]!)));
     } else list.append(h('li', {}, ...sentence(line)));
   }
-  return list;
+  const exact = lines.some((line) => line.startsWith('- ')) ? h('details', { class: 'exact' }, h('summary', {}, 'Exactly as written'), h('pre', {}, lines.join('\n'))) : null;
+  return h('div', {}, list, exact);
 }
 
 export interface Confirmable {

@@ -62,9 +62,9 @@ export function when(value: unknown): string {
   return /^\d{4}-\d{2}-\d{2}$/.test(value) ? new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' }).format(new Date(ms)) : dateTime(ms);
 }
 
-/** An enum the service writes in capitals ("PERFORMANCE_MAX") as words ("Performance max"). */
+/** An enum or field name the service writes as code ("PERFORMANCE_MAX", "edit_budget") as words ("Performance max", "Edit budget"). */
 export function words(value: string): string {
-  if (!/^[A-Z0-9_]+$/.test(value)) return value;
+  if (!/^[A-Z0-9_]+$/.test(value) && !/^[a-z0-9]+(_[a-z0-9]+)+$/.test(value)) return value;
   const lower = value.replace(/_/g, ' ').toLowerCase();
   return lower.charAt(0).toUpperCase() + lower.slice(1);
 }
