@@ -23,6 +23,8 @@ interface Opening {
   timeZone?: string;
   /** The frame's width in CSS pixels: a chat column is narrow. */
   width: number;
+  /** The time the view's clock reads, standing still (the tests' sandbox time), when given. */
+  now?: number;
 }
 
 interface Opened {
@@ -67,10 +69,19 @@ window.openView = async (opening) => {
   const resize = (height: number | undefined) => {
     if (height !== undefined) frame.style.height = `${Math.ceil(height)}px`;
   };
-  if (opening.host === 'strict') await strictHost(frame, opening, context, record, resize);
-  else await bridgeHost(frame, opening, context, record, resize);
+  const page = opening.now === undefined ? opening : { ...opening, html: opening.html.replace('<head>', `<head><script>${standingClock(opening.now)}</script>`) };
+  if (opening.host === 'strict') await strictHost(frame, page, context, record, resize);
+  else await bridgeHost(frame, page, context, record, resize);
   return window.opened.length - 1;
 };
+
+/**
+ * A script that makes the view's clock read `now` and stand still, run before the view's own: the
+ * tests' pictures and expiries then follow the sandbox's time. Only the test host adds it.
+ */
+function standingClock(now: number): string {
+  return `(() => { const Real = Date; class Standing extends Real { constructor(...args) { super(...(args.length ? args : [${now}])); } static now() { return ${now}; } } globalThis.Date = Standing; })();`;
+}
 
 async function bridgeHost(frame: HTMLIFrameElement, opening: Opening, context: object, record: Opened, resize: (height?: number) => void): Promise<void> {
   const view = frame.contentWindow!;

@@ -163,8 +163,6 @@ export async function hostPage(browsing: Browsing, options: { harness?: Harness;
     colorScheme: options.theme ?? 'light',
   });
   const page = await context.newPage();
-  // The page's clock reads the sandbox's, which stands still: a warning's expiry is ten minutes ahead, as for a person.
-  await page.clock.setFixedTime(harness.sandbox.clock.now());
   const requested: string[] = [];
   page.on('request', (request) => requested.push(request.url()));
   await page.route('**/*', (route) =>
@@ -206,10 +204,19 @@ export async function hostPage(browsing: Browsing, options: { harness?: Harness;
           locale,
           timeZone,
           width,
+          // The view's clock reads the sandbox's, which stands still: a warning lapses ten minutes ahead, as for a person.
+          now: harness.sandbox.clock.now(),
         })) as number;
         if (index < 0) index = opened;
       }
-      return { result, index, frames: [...Array(copies).keys()].map((copy) => frameOf(page, index + copy)) };
+      const frames = [...Array(copies).keys()].map((copy) => frameOf(page, index + copy));
+      // Shown: each view has put the result (or the cancellation) on its page.
+      for (const frame of frames) {
+        await frame.locator('main > .placeholder').waitFor({ state: 'detached' }).catch(async (error: unknown) => {
+          throw new Error(`${tool}'s view never showed its result: ${JSON.stringify(await frame.evaluate('document.body.innerText.slice(0, 200)').catch(String))}; ${String(error)}`);
+        });
+      }
+      return { result, index, frames };
     },
     async screenshot(name, theme, index = 0) {
       const directory = fileURLToPath(new URL('../../docs/views/', import.meta.url));

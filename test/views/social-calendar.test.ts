@@ -131,7 +131,7 @@ describe.skipIf(!browserAvailable)('the social calendar in headless Chromium', (
     await browsing?.close();
   });
 
-  it('puts every post of the real sandbox calendar under its day and time in the person's zone (UTC here) with its status, marks today and highlights the approved posts waiting', async () => {
+  it("puts every post of the real sandbox calendar under its day and time in the person's zone (UTC here) with its status, marks today and highlights the approved posts waiting", async () => {
     const opened = await calendarHost(browsing);
     try {
       const { result, frames } = await opened.host.open('list_social_posts', APP);
