@@ -114,7 +114,7 @@ export function confirmationPanel(view: View, warning: ToolResultLike, fallback?
   const request = h(
     'div',
     { class: 'request' },
-    h('h2', {}, 'What will be sent'),
+    h('h2', {}, details.some((line) => line.startsWith('- ')) ? 'What will be sent' : 'What it does'),
     details.length > 0 ? detailList(details) : h('pre', { class: 'warning-text' }, textOf(warning)),
   );
   const panel = h(
