@@ -16,6 +16,7 @@ import { markdown } from './report.mjs';
 import { BARE_NAME, byName, coldStartTargets, FLOOR_NAME, OTEL_NAME, REFERENCES } from './targets.mjs';
 import { contextCost } from './tokens.mjs';
 import { measureVersus, versusSettings } from './versus.mjs';
+import { measureViews, viewsTable } from './views.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 21);
 const CALLS = 1_000;
@@ -55,6 +56,8 @@ log(`over HTTP: 1 and ${settings.clients} clients, in-process store and Redis; m
 const http = await measureHttp({ log, settings });
 log('ours against the floor (a one-tool SDK server), round robin');
 const versus = await measureVersus({ log, settings: versusSettings() });
+log('MCP Apps views: size and time to content in headless Chromium');
+const views = await measureViews({ log });
 
 const cpu = cpus();
 const results = {
@@ -68,6 +71,7 @@ const results = {
   memory,
   http,
   versus,
+  views,
 };
 const ours = coldStart.targets.ours.median;
 coldStart.oursOverReference = Object.fromEntries(REFERENCES.map((name) => [name, Math.round((ours / coldStart.targets[name].median) * 100) / 100]));
@@ -92,7 +96,7 @@ const baseline = process.argv.includes('--baseline');
 if (baseline) copyFileSync(written, new URL('./baseline.json', import.meta.url));
 
 const { machine } = results;
-process.stdout.write(`${markdown(results)}\n\n`);
+process.stdout.write(`${markdown(results)}\n\n${viewsTable(views)}\n\n`);
 process.stdout.write(`Node ${machine.node}, ${machine.cpu} (${machine.cores} cores), ${results.date.slice(0, 10)}. Goals: cold start ≤ 200 ms ${results.goals.coldStartAtMost200ms ? 'met' : 'MISSED'}; ≤ half of each reference ${results.goals.coldStartAtMostHalfOfEachReference ? 'met' : 'MISSED'}. Written to bench/out/results.json${baseline ? ' and bench/baseline.json' : ''}.\n`);
 
 /** Whether src/bin.ts's cache folder (Linux and macOS places) holds a cache of the built bundle for this Node. */

@@ -1,20 +1,17 @@
 // Builds each MCP Apps view (views/NAME.html: its title and markup, in views/shared/page.html; with
 // views/NAME.ts, and views/NAME.css after the shared views/shared/base.css) into one
 // self-contained page, dist/NAME.view.html (flat: test/start-up.test.ts reads every entry of dist/ as
-// a file). The script, with the extension's App class, is bundled and minified by esbuild; the page
-// carries it gzip-compressed and unpacks it with the browser's own DecompressionStream, because the
-// App class brings the MCP protocol layer and zod (about 330 KB minified, 90 KB compressed) and a view
-// may weigh 150 KB at most (issue 20). Style and script are inline: the page asks no origin for anything.
+// a file). The script is bundled by esbuild but not minified, so a host (or a person) can read and
+// review what it runs: the views talk to the host through their own small bridge
+// (views/shared/bridge.ts), not the extension's App class with zod and the client protocol (issue 27).
+// Style and script are inline: the page asks no origin for anything.
 // Run by scripts/build.mjs, or alone: `node scripts/build-views.mjs`.
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gzipSync } from 'node:zlib';
-import { build } from 'esbuild';
-import { zodEnglishOnly } from './zod-english-only.mjs';
+import { build, transform } from 'esbuild';
 
-/** The issue's limit for one page, everything included. */
-export const MAX_VIEW_BYTES = 150 * 1024;
+/** The limit for one page, everything included, as the host receives it (issue 27). */
+export const MAX_VIEW_BYTES = 40 * 1024;
 
 const root = new URL('..', import.meta.url);
 const viewsDir = new URL('views/', root);
@@ -39,42 +36,6 @@ export async function buildViews(outDir = fileURLToPath(new URL('dist/', root)))
   return sizes;
 }
 
-const clientDir = fileURLToPath(new URL('node_modules/@modelcontextprotocol/client/', root));
-
-/**
- * Lets esbuild drop whole dependency modules the view imports nothing from (none of these packages
- * relies on import-time side effects a view needs), and gives the extension the client's own copy of
- * @modelcontextprotocol/core rather than a second one.
- */
-const leanDependencies = {
-  name: 'lean-dependencies',
-  setup(build) {
-    build.onResolve({ filter: /.*/ }, async (args) => {
-      if (args.pluginData?.lean || args.kind === 'entry-point') return undefined;
-      const fromClient = args.path.startsWith('@modelcontextprotocol/core');
-      const resolved = await build.resolve(args.path, {
-        kind: args.kind,
-        importer: args.importer,
-        resolveDir: fromClient ? clientDir : args.resolveDir,
-        pluginData: { lean: true },
-      });
-      if (resolved.errors.length > 0) return { errors: resolved.errors };
-      return resolved.path.includes(`${sep}node_modules${sep}`) ? { path: resolved.path, sideEffects: false } : { path: resolved.path };
-    });
-  },
-};
-
-/** The page's own loader: the script is gzip + base64 in a data block, unpacked and run as a module. */
-const LOADER = [
-  'const packed = document.getElementById("packed").textContent;',
-  'const bytes = Uint8Array.from(atob(packed), (c) => c.charCodeAt(0));',
-  'const code = await new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"))).text();',
-  'const script = document.createElement("script");',
-  'script.type = "module";',
-  'script.textContent = code;',
-  'document.body.append(script);',
-].join('\n');
-
 async function buildView(name) {
   const source = (file) => readFileSync(new URL(file, viewsDir), 'utf8');
   const result = await build({
@@ -84,14 +45,16 @@ async function buildView(name) {
     format: 'esm',
     platform: 'browser',
     target: 'es2022',
-    minify: true,
+    minify: false,
     legalComments: 'none',
+    charset: 'utf8',
     logLevel: 'silent',
-    plugins: [zodEnglishOnly, leanDependencies],
   });
-  const packed = gzipSync(result.outputFiles[0].contents, { level: 9 }).toString('base64');
-  const style = `${source('shared/base.css')}\n${source(`${name}.css`)}`.replace(/<\/style/gi, '<\\/style');
-  const scripts = `<script type="application/gzip;base64" id="packed">${packed}</script>\n<script type="module">${LOADER}</script>`;
+  const code = result.outputFiles[0].text.replace(/<\/script/gi, '<\\/script');
+  // The style without its comments and spaces (the script stays as written, for review): pages stay under the limit.
+  const css = await transform(`${source('shared/base.css')}\n${source(`${name}.css`)}`, { loader: 'css', minifyWhitespace: true, logLevel: 'silent' });
+  const style = css.code.trim().replace(/<\/style/gi, '<\\/style');
+  const scripts = `<script type="module">\n${code}</script>`;
   // The view's file is its <title> and the body's markup; the page around it (with the one CSP
   // every view declares) is shared. Function replacers: a "$" in the code is not a replacement pattern.
   const [, title, body] = /^(<title>[^<]*<\/title>)\n([\s\S]*)$/.exec(source(`${name}.html`)) ?? [];
@@ -105,5 +68,5 @@ async function buildView(name) {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const sizes = await buildViews();
-  for (const [name, bytes] of Object.entries(sizes)) process.stderr.write(`built dist/${name}.view.html (${(bytes / 1024).toFixed(1)} KiB)\n`);
+  for (const [name, bytes] of Object.entries(sizes)) process.stderr.write(`built dist/${name}.view.html (${(bytes / 1024).toFixed(1)} KiB of ${MAX_VIEW_BYTES / 1024})\n`);
 }

@@ -14,7 +14,7 @@ import { basename } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isDeepStrictEqual } from 'node:util';
 import { build } from 'esbuild';
-import { buildViews } from './build-views.mjs';
+import { buildViews, MAX_VIEW_BYTES } from './build-views.mjs';
 import { zodEnglishOnly } from './zod-english-only.mjs';
 
 /**
@@ -122,6 +122,7 @@ const views = await buildViews();
 await primeCodeCache();
 const viewBytes = Object.values(views).reduce((sum, size) => sum + size, 0);
 process.stderr.write(`built dist/ (${(bytes / 1024).toFixed(0)} KiB in ${outputs.length} files, and ${Object.keys(views).length} views of ${(viewBytes / 1024).toFixed(0)} KiB)\n`);
+process.stderr.write(`views (readable HTML, at most ${MAX_VIEW_BYTES / 1024} KiB each): ${Object.entries(views).map(([name, size]) => `${name} ${(size / 1024).toFixed(1)} KiB`).join(', ')}\n`);
 
 /** Runs the server through initialize and tools/list for a session long enough that src/bin.ts writes its code cache. */
 async function primeCodeCache() {

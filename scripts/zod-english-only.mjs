@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 /**
  * An esbuild plugin: zod re-exports all of its ~60 error-message locales (about 260 KiB minified) as
  * `z.locales`, which nothing here uses: its own default, English, is imported directly. Bundles get a
- * locales module with English alone (the server: less to compile at start-up; a view: less to ship).
+ * locales module with English alone: less to compile at start-up.
  */
 export const zodEnglishOnly = {
   name: 'zod-english-only',

@@ -1,16 +1,20 @@
 import { readFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
-import type { ClientCapabilities, McpServer, ServerContext, Tool } from '@modelcontextprotocol/server';
-import { CLIENT_CAPABILITIES_META_KEY } from '@modelcontextprotocol/server';
-import { getUiCapability, registerAppResource, RESOURCE_MIME_TYPE, RESOURCE_URI_META_KEY } from '@modelcontextprotocol/ext-apps/server';
+import type { McpServer, Tool } from '@modelcontextprotocol/server';
+import { registerAppResource, RESOURCE_MIME_TYPE, RESOURCE_URI_META_KEY } from '@modelcontextprotocol/ext-apps/server';
 
 /**
  * MCP Apps views (the `io.modelcontextprotocol/ui` extension): HTML pages a host shows in a sandboxed
- * frame beside a tool's result, built by scripts/build-views.mjs into dist/NAME.view.html. Only a
- * client that declares the extension is told about them: it gets `_meta.ui.resourceUri` on the tools
- * that have a view, the views in resources/list, and each result's view data in its `_meta`. Any other
- * client gets the tool list, texts and structuredContent exactly as before.
+ * frame beside a tool's result, built by scripts/build-views.mjs into dist/NAME.view.html. Every client
+ * is told about them, whatever its transport and protocol era: the tools that have a view name it in
+ * `_meta.ui.resourceUri`, resources/list lists the views, and each result carries its view data in its
+ * `_meta`. A client without the extension ignores `_meta`, and the model never reads it. The server
+ * cannot ask first: a 2025-era client over HTTP is served without a session, so its capabilities from
+ * initialize are gone by the time it lists tools (issue 27).
  */
+
+/** The extension's name, declared in the server's capabilities (capabilities.extensions, SEP-2133). */
+export const UI_EXTENSION = 'io.modelcontextprotocol/ui';
 
 interface View {
   name: string;
@@ -69,44 +73,40 @@ function viewHtml(name: string): Promise<string> {
   return page;
 }
 
-/** The capabilities of the client behind this request: in a 2026-07-28 request's envelope, or from initialize. */
-function clientCapabilities(server: McpServer, ctx: ServerContext): ClientCapabilities | undefined {
-  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
-  const modern = envelope !== undefined && Object.keys(envelope).length > 0;
-  return (modern ? envelope[CLIENT_CAPABILITIES_META_KEY] : server.server.getClientCapabilities()) as ClientCapabilities | undefined;
+/**
+ * The arguments of a call as a view sends them back: exactly as given, less `app_id` on a server
+ * scoped to one app, where it is not an argument (the server adds it). A view reads them from its
+ * result's view data, since the host's tool input is optional in the spec (issue 27).
+ */
+export function viewArguments(args: Record<string, unknown>, scoped: boolean): Record<string, unknown> {
+  if (!scoped) return args;
+  const { app_id: _appId, ...unscoped } = args;
+  return unscoped;
 }
 
-/** Whether the client behind this request declares the MCP Apps extension with HTML views. */
-export function showsViews(server: McpServer, ctx: ServerContext): boolean {
-  return getUiCapability(clientCapabilities(server, ctx))?.mimeTypes?.includes(RESOURCE_MIME_TYPE) === true;
+/** A read tool's result with the arguments of its call in the view data, when it has view data. */
+export function withArguments<T extends { view?: Record<string, unknown> }>(result: T, args: Record<string, unknown>, scoped: boolean): T {
+  return result.view ? { ...result, view: { ...result.view, arguments: viewArguments(args, scoped) } } : result;
 }
 
 /**
- * Registers every view as a `ui://` resource with the extension's own helper, then narrows
- * resources/list: empty for a client without the extension, which so sees no resource it cannot use.
- * A read of a view's URI works for anyone: it is the same public page for everyone.
+ * Registers every view as a `ui://` resource with the extension's own helper: resources/list lists
+ * them for every client, and a read of a view's URI gives the same public page to everyone.
  */
 export function registerViews(server: McpServer): void {
-  const all = Object.values(VIEWS);
-  for (const view of all) {
+  for (const view of Object.values(VIEWS)) {
     const uri = viewUri(view);
     registerAppResource(server, view.title, uri, { description: view.description, _meta: RESOURCE_META }, async () => ({
       contents: [{ uri, mimeType: RESOURCE_MIME_TYPE, text: await viewHtml(view.name), _meta: RESOURCE_META }],
     }));
   }
-  server.server.setRequestHandler('resources/list', (_request, ctx) => ({
-    resources: showsViews(server, ctx)
-      ? all.map((view) => ({ uri: viewUri(view), name: view.title, description: view.description, mimeType: RESOURCE_MIME_TYPE, _meta: RESOURCE_META }))
-      : [],
-  }));
 }
 
 /**
- * tools/list for this request: a client that declares the extension gets each tool's view in
- * `_meta.ui.resourceUri` (and the older flat key); any other gets the list unchanged.
+ * tools/list with each tool's view in `_meta.ui.resourceUri` (and the older flat key, which hosts
+ * built before the stable spec read): every gated tool shows the confirmation card.
  */
-export function listingFor(tools: Tool[], gated: ReadonlySet<string>, server: McpServer, ctx: ServerContext): Tool[] {
-  if (!showsViews(server, ctx)) return tools;
+export function withViews(tools: Tool[], gated: ReadonlySet<string>): Tool[] {
   return tools.map((tool) => {
     const view = gated.has(tool.name) ? VIEWS.card : READ_VIEWS[tool.name];
     if (!view) return tool;

@@ -7,8 +7,6 @@ import type { ToolResult } from './tools/define.js';
 export interface Shown {
   redact: Redact;
   sandbox: boolean;
-  /** The client declares the MCP Apps extension: a result's view data goes in its `_meta`. */
-  views?: boolean;
 }
 
 /** Where a result carries the data of its MCP Apps view (ToolResult.view). */
@@ -19,6 +17,8 @@ export const VIEW_META_KEY = 'app-management/view';
  * with the same next step. A failure or refusal is a result too: its structured part is `error` (the
  * text) and `next`, plus any facts the tool gave, a shape every output schema admits (tools/contract.ts).
  * Everything passes through the redactor, and structured strings lose hidden characters as the text does.
+ * The view data goes to every client (apps.ts); its `arguments`, the exact ones a view sends back to
+ * confirm a warning, are redacted but otherwise kept as they are, so they still match the warning.
  */
 export function present(result: ToolResult, options: Shown): CallToolResult {
   const { redact, sandbox } = options;
@@ -26,8 +26,13 @@ export function present(result: ToolResult, options: Shown): CallToolResult {
   const facts = { ...result.structured, ...(result.isError ? { error: result.text } : {}), next: result.next };
   const shown = (value: string) => redact(strip(value));
   const structured = mapStrings(facts, shown);
-  const view = options.views && result.view ? { _meta: { [VIEW_META_KEY]: mapStrings(result.view, shown) } } : {};
+  const view = result.view ? { _meta: { [VIEW_META_KEY]: viewData(result.view, shown, redact) } } : {};
   return { content: [{ type: 'text', text }], structuredContent: structured, ...(result.isError ? { isError: true } : {}), ...view };
+}
+
+function viewData(view: Record<string, unknown>, shown: (value: string) => string, redact: Redact): Record<string, unknown> {
+  const { arguments: exact, ...rest } = view;
+  return { ...mapStrings(rest, shown), ...(exact === undefined ? {} : { arguments: mapStrings(exact, redact) }) };
 }
 
 /** An error as the client receives it: the text as it always was, and `{error, next}` for clients that read only structured results. */

@@ -19,7 +19,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { ApiClient } from './api/client.js';
-import { listingFor, registerViews, showsViews } from './apps.js';
+import { registerViews, UI_EXTENSION, withArguments, withViews } from './apps.js';
 import { realClock, withShutdown } from './clock.js';
 import { secretsOf, type Config } from './config.js';
 import { describeError, RefusedError } from './errors.js';
@@ -162,7 +162,6 @@ interface Offering {
   byName: Map<string, PreparedTool>;
   listTools(): Tool[];
   prompts: ReturnType<typeof promptsOf>;
-  gatedNames: Set<string>;
 }
 
 /** The server's configuration narrowed by a grant's bound: read-only stays, toolsets intersect, an app scope stays or is added. */
@@ -199,19 +198,22 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
     // Our own tools/list, built on first request from the very schemas the calls are checked with,
     // minus the "$schema" boilerplate of every entry.
     let listing: Tool[] | undefined;
+    const gatedNames = new Set(selected.filter(({ tool }) => tool.cost !== 'none').map(({ tool }) => tool.name));
     return {
       byName: new Map(selected.map((prepared) => [prepared.tool.name, prepared])),
       listTools: () =>
-        (listing ??= selected.map(({ tool, inputJson, outputJson }) => ({
-          name: tool.name,
-          title: tool.title,
-          description: tool.description,
-          inputSchema: inputJson() as Tool['inputSchema'],
-          outputSchema: outputJson() as Tool['outputSchema'],
-          annotations: tool.annotations,
-        }))),
+        (listing ??= withViews(
+          selected.map(({ tool, inputJson, outputJson }) => ({
+            name: tool.name,
+            title: tool.title,
+            description: tool.description,
+            inputSchema: inputJson() as Tool['inputSchema'],
+            outputSchema: outputJson() as Tool['outputSchema'],
+            annotations: tool.annotations,
+          })),
+          gatedNames,
+        )),
       prompts: promptsOf(offered, new Set(selected.map(({ tool }) => tool.name))),
-      gatedNames: new Set(selected.filter(({ tool }) => tool.cost !== 'none').map(({ tool }) => tool.name)),
     };
   }
   const serverOffering = offer(config);
@@ -273,7 +275,8 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
     const server = new McpServer(
       { name: SERVER_NAME, version: SERVER_VERSION },
       {
-        capabilities: { tools: {}, ...(caller.offering.prompts.length ? { prompts: {} } : {}) },
+        // The views (apps.ts): hosts look for the extension here before they show a server's views.
+        capabilities: { tools: {}, ...(caller.offering.prompts.length ? { prompts: {} } : {}), extensions: { [UI_EXTENSION]: {} } },
         instructions: INSTRUCTIONS,
         jsonSchemaValidator: formAnswerValidator as jsonSchemaValidator,
         requestState: { verify: codec.verify },
@@ -284,7 +287,7 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
     // registrations again for every request (the SDK keeps them per instance, and createMcpHandler
     // wants a new instance per request): a request costs the one tool it calls.
     server.server.setRequestHandler('tools/call', (request, ctx) => callTool(request.params, ctx, server, caller));
-    server.server.setRequestHandler('tools/list', (_request, ctx) => ({ tools: listingFor(caller.offering.listTools(), caller.offering.gatedNames, server, ctx) }));
+    server.server.setRequestHandler('tools/list', () => ({ tools: caller.offering.listTools() }));
     registerViews(server);
     for (const prompt of caller.offering.prompts) server.registerPrompt(prompt.name, prompt.spec, prompt.render);
     return deps.telemetry ? deps.telemetry.watch(server) : server;
@@ -308,7 +311,7 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
       const result = await calls.track(
         // The SDK's own argument check is left out: checkArguments gives the model a better answer than its raw issue list.
         checkedCall(tool, inputSchema, params.arguments ?? {}, ctx, server, caller).then<CallToolResult | InputRequiredResult, CallToolResult>(
-          (outcome) => ('ask' in outcome ? askResult(outcome, caller, ctx) : present(outcome, { ...caller.shown, views: showsViews(server, ctx) })),
+          (outcome) => ('ask' in outcome ? askResult(outcome, caller, ctx) : present(outcome, caller.shown)),
           (error: unknown) => presentError(errorText(error, tool, caller.log), nextAfter(error, tool.name), caller.shown),
         ),
       );
@@ -357,7 +360,7 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
     }
     if (tool.cost === 'none') {
       checkedCanonical(args); // the size limit holds for every tool, not only gated ones
-      return tool.run(args, await context(ctx, caller));
+      return withArguments(await tool.run(args, await context(ctx, caller)), args, caller.config.appId !== undefined);
     }
     const { confirm, ...request } = args;
     return gate.call(tool as GatedTool, request, confirm, await context(ctx, caller), { scope: caller.scope, approval: approvalChannel(server, ctx, caller.shown.redact), redact: caller.shown.redact });

@@ -1,32 +1,35 @@
 // The social calendar (MCP Apps view of list_social_posts): one week of posts, Monday to Sunday in
-// UTC, today marked, each post's status in words, and the approved posts not yet handed over for
+// the person's time zone, today marked, each post's status in words, and the approved posts not yet handed over for
 // publishing highlighted and counted. Other weeks come from the result itself when it lists every
 // matching post; otherwise the view calls list_social_posts again through the host for that week.
 // This file starts the view and draws the page; social-calendar/ holds the week arithmetic
 // (weeks.ts), the result read into a calendar (calendar.ts), the loading of weeks (loading.ts), the
 // week grid (grid.ts) and the hand-over of approved posts (hand-over.ts).
-import { startView, textOf } from './shared/app.js';
+import { startView, type View } from './shared/app.js';
+import { kindOf, outcome } from './shared/confirm.js';
 import { byId, h } from './shared/dom.js';
 import { calendarOf, count, records, text, type Calendar } from './social-calendar/calendar.js';
 import { APPROVED, dayItem, navigation, plural, untimed, weekState, type WeekActions } from './social-calendar/grid.js';
 import { waitingBanner } from './social-calendar/hand-over.js';
 import { load, weekPosts } from './social-calendar/loading.js';
-import { DAY_MS, dayKey, dayName, timeOf } from './social-calendar/weeks.js';
+import { dateTime } from './shared/format.js';
+import { dayKey, dayStart } from './social-calendar/weeks.js';
 
 const main = byId('calendar');
 
 /** What the person reads first: the counts, the approved posts waiting, and the button that hands them over. */
-function header(calendar: Calendar): HTMLElement {
+function header(calendar: Calendar, view: View): HTMLElement {
   const { facts } = calendar;
   const statuses = records(facts.by_status).map((item) => `${count(item.count) ?? 0} ${text(item.name)}`);
   const total = count(facts.total);
   const scope = Object.entries(calendar.filters).map(([key, value]) => `${key} ${value}`);
-  if (calendar.from !== undefined) scope.push(`from ${dayName(calendar.from)} ${timeOf(calendar.from)}`);
-  if (calendar.until !== undefined) scope.push(`until ${dayName(calendar.until)} ${timeOf(calendar.until)} (excluded)`);
+  if (calendar.from !== undefined) scope.push(`from ${dateTime(calendar.from)}`);
+  if (calendar.until !== undefined) scope.push(`until ${dateTime(calendar.until)} (excluded)`);
   return h(
     'header',
     {},
     h('h1', {}, 'Social calendar', calendar.appId ? h('span', { class: 'app' }, ` · ${calendar.appId}`) : null),
+    view.fullscreenButton(),
     total === undefined ? null : h('p', { class: 'muted totals' }, `${plural(total, 'post')} on the calendar${statuses.length ? `: ${statuses.join(', ')}` : ''}.`),
     scope.length ? h('p', { class: 'muted scope' }, `Listed: ${scope.join(', ')}.`) : null,
     waitingBanner(calendar),
@@ -46,7 +49,7 @@ const actions: WeekActions = { showWeek, load: (calendar, week) => load(calendar
 
 function showWeek(calendar: Calendar): void {
   const { posts, load } = weekPosts(calendar);
-  const days = [...Array(7).keys()].map((index) => calendar.week + index * DAY_MS);
+  const days = [...Array(7).keys()].map((index) => dayStart(calendar.week, index));
   const waiting = posts.filter((post) => post.status === APPROVED).length;
   const next = h(
     'section',
@@ -61,16 +64,27 @@ function showWeek(calendar: Calendar): void {
   weekSection = next;
 }
 
-await startView('social-calendar', (result, view) => {
-  if (result.isError) {
-    current = undefined;
-    main.replaceChildren(h('section', { class: 'outcome', 'data-kind': 'refused', role: 'status' }, h('h2', { class: 'outcome-title' }, 'The calendar could not be listed'), h('pre', { class: 'outcome-text' }, textOf(result))));
-    return;
-  }
-  const calendar = calendarOf(result, view);
-  current = calendar;
-  weekSection = h('section');
-  main.replaceChildren(header(calendar), weekSection);
-  showWeek(calendar);
-  void load(calendar, calendar.week, redraw);
-});
+await startView(
+  'social-calendar',
+  {
+    result(result, view) {
+      const kind = kindOf(result);
+      if (kind !== 'done') {
+        current = undefined;
+        main.replaceChildren(h('h1', {}, 'Social calendar'), outcome(kind === 'warning' ? 'refused' : kind, result));
+        return;
+      }
+      const calendar = calendarOf(result, view);
+      current = calendar;
+      weekSection = h('section');
+      main.replaceChildren(header(calendar, view), weekSection);
+      showWeek(calendar);
+      void load(calendar, calendar.week, redraw);
+    },
+    cancelled() {
+      current = undefined;
+      main.replaceChildren(outcome('cancelled', 'the listing was cancelled before it answered.'));
+    },
+  },
+  { fullscreen: true },
+);

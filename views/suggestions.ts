@@ -4,7 +4,7 @@
 // the confirmation panel (the gate decides, as for any call).
 // This file starts the view and draws the page; suggestions/ holds the result read into rows
 // (list.ts), the paging with its look-back (paging.ts), one row (rows.ts) and its actions (actions.ts).
-import { startView, textOf, type ToolResultLike, type View } from './shared/app.js';
+import { startView, type ToolResultLike, type View } from './shared/app.js';
 import { kindOf, outcome } from './shared/confirm.js';
 import { byId, h } from './shared/dom.js';
 import { LABELS, pageOf, SEVERITIES, type List } from './suggestions/list.js';
@@ -12,10 +12,21 @@ import { append } from './suggestions/paging.js';
 
 const main = byId('suggestions');
 
-await startView('suggestions', (result, view) => render(result, view));
+await startView(
+  'suggestions',
+  {
+    result: (result, view) => render(result, view),
+    cancelled: () => main.replaceChildren(outcome('cancelled', 'the listing was cancelled before it answered.')),
+  },
+  { fullscreen: true },
+);
+
+/** More suggestions than this make the page long: the view offers the host's fullscreen mode. */
+const LONG_LIST = 5;
 
 function render(result: ToolResultLike, view: View): void {
-  if (result.isError) return void main.replaceChildren(outcome(kindOf(result), textOf(result)));
+  const kind = kindOf(result);
+  if (kind !== 'done') return void main.replaceChildren(outcome(kind === 'warning' ? 'refused' : kind, result));
   const page = pageOf(result);
   const args = view.toolArguments() ?? {};
   const list: List = {
@@ -26,7 +37,7 @@ function render(result: ToolResultLike, view: View): void {
     ids: new Set(),
     removed: 0,
     pending: 0,
-    summary: h('p', { class: 'summary' }),
+    summary: h('p', { class: 'summary', role: 'status' }),
     footer: h('div', { class: 'footer' }),
   };
   const notice = page.adnetIncluded
@@ -35,8 +46,9 @@ function render(result: ToolResultLike, view: View): void {
   main.replaceChildren(
     h('h1', {}, `Suggestions for campaign ${page.campaignId}`),
     list.summary,
+    ...(page.count > LONG_LIST ? [view.fullscreenButton()].filter((button) => button !== null) : []),
     ...notice,
-    h('p', { class: 'muted hint' }, 'Dismiss hides a suggestion for everyone in the workspace and cannot be undone. Apply raises a daily budget only after you approve the cost.'),
+    h('p', { class: 'muted hint' }, 'Dismiss hides a suggestion for everyone in the workspace and cannot be undone; it asks once first. Apply changes a daily budget only after you approve the cost.'),
     ...SEVERITIES.map((severity) => h('section', { class: 'group', 'data-severity': severity, hidden: true }, h('h2', {}, LABELS[severity]), list.groups[severity])),
     list.footer,
   );

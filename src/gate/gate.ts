@@ -19,6 +19,7 @@ import type { GatedTool, Refusal, ToolContext, ToolResult, Warning } from '../to
 import { createAllowance, NO_HOLD, type Allowance } from './allowance.js';
 import { createMemoryAllowanceStore } from './allowance-store.js';
 import { askInline, checkState, judgeAnswer, type ApprovalChannel, type AskApproval } from './approval.js';
+import { doneView, warningView } from './card.js';
 import { callKey, lastWarningSlot, scopeDigest } from './key.js';
 import {
   CONFIRM_WINDOW_MS,
@@ -122,7 +123,7 @@ export function createGate({ store, now, config, log, newRequestId = randomUUID,
     }
     trail.stage = 'local_check';
     tool.gate.check?.(request, ctx.config);
-    if (confirm !== true) return warn(tool, request, ctx, key, slot, user, trail);
+    if (confirm !== true) return warn(tool, request, ctx, key, slot, user, trail, caller.approval.kind !== 'none');
     if (caller.approval.kind !== 'rounds') return act(tool, request, ctx, key, slot, caller.approval, trail, user);
     const { retry } = caller.approval;
     if (!retry?.state) return askRound(tool, request, ctx, key, slot, trail, user);
@@ -160,7 +161,7 @@ export function createGate({ store, now, config, log, newRequestId = randomUUID,
     return { ask: { message: `${warning.action}. ${warning.cost}`, state: { key, nonce, at: now() } } };
   }
 
-  async function warn(tool: GatedTool, request: Record<string, unknown>, ctx: ToolContext, key: string, slot: string, user: string, trail: CallTrail): Promise<ToolResult> {
+  async function warn(tool: GatedTool, request: Record<string, unknown>, ctx: ToolContext, key: string, slot: string, user: string, trail: CallTrail, form: boolean): Promise<ToolResult> {
     const running = await store.inFlight(key);
     if (running) return refused(trail, 'in_flight', inFlightResult(tool, running.since));
     trail.stage = 'warning_failed';
@@ -176,7 +177,7 @@ export function createGate({ store, now, config, log, newRequestId = randomUUID,
         : refused(trail, 'store_full', fullResult(tool, recorded.records));
     }
     await trail.warned(warning.cost, requestId);
-    return warningResult(tool, warning, earlier, done, at);
+    return { ...warningResult(tool, warning, earlier, done), view: warningView(tool, { request, warning, at, scoped: ctx.config.appId !== undefined, form }) };
   }
 
   async function act(
@@ -213,7 +214,7 @@ export function createGate({ store, now, config, log, newRequestId = randomUUID,
       await trail.answered('success', { summary });
       await hold.kept(result);
       await settle(key, { kind: 'clean', completed: { at: now(), summary } });
-      return result.structured ? { ...result, structured: { confirmation_needed: false, ...result.structured } } : result;
+      return doneView(tool, result.structured ? { ...result, structured: { confirmation_needed: false, ...result.structured } } : result, summary);
     } catch (error) {
       const refusal = error instanceof ApiError ? tool.gate.refusals?.[error.status] : undefined;
       if (error instanceof ApiError && refusal) {
@@ -287,7 +288,7 @@ function unknownWhat(error: unknown, log: Log, tool: string): string {
 
 const time = (ms: number) => new Date(ms).toISOString();
 
-function warningResult(tool: GatedTool, warning: Warning, earlier: UnknownOutcome | undefined, done: Completed | undefined, at: number): ToolResult {
+function warningResult(tool: GatedTool, warning: Warning, earlier: UnknownOutcome | undefined, done: Completed | undefined): ToolResult {
   const lines = ['CONFIRMATION NEEDED. Nothing was sent.'];
   if (done) lines.push(`ALREADY DONE: this exact call (same arguments) was carried out at ${time(done.at)}: ${done.summary}. Confirming this warning does it a SECOND time.`);
   if (earlier) {
@@ -308,8 +309,6 @@ function warningResult(tool: GatedTool, warning: Warning, earlier: UnknownOutcom
       cost: warning.cost,
       ...(attempts.length ? { earlier_attempt: attempts.join('; ') } : {}),
     },
-    // For the confirmation card (views/confirmation-card.ts): the request lines and when the warning lapses.
-    view: { action: warning.action, details: warning.details, cost: warning.cost, expires_at: new Date(at + CONFIRM_WINDOW_MS).toISOString() },
   };
 }
 

@@ -52,8 +52,8 @@ export interface ToolResult {
   isError?: boolean;
   /**
    * What an MCP Apps view of this result shows beyond the facts (titles, captions, the warning's
-   * lines): sent in the result's `_meta` (src/apps.ts VIEW_META_KEY), which the model does not see,
-   * and only to clients that declare the extension. Untrusted strings stay data: views render text.
+   * lines, a warning's exact arguments): sent in the result's `_meta` (src/result.ts VIEW_META_KEY),
+   * which the model does not see. Untrusted strings stay data: views render text.
    */
   view?: Record<string, unknown>;
 }

@@ -66,7 +66,9 @@ export const ERAS: Era[] = ['2025-06-18', '2025-11-25', '2026-07-28'];
 export interface AnyClient {
   era: Era;
   callTool(name: string, args?: Record<string, unknown>): Promise<CallOutcome>;
-  listTools(): Promise<Array<{ name: string }>>;
+  listTools(): Promise<Array<{ name: string; _meta?: Record<string, unknown> }>>;
+  /** The client's own SDK, for what the helpers above do not cover (resources, raw results, capabilities). */
+  sdk: GenericClient;
   /** Answers approval forms (elicitation) with `answer`; records each message. */
   answerForms(answer: (message: string) => { action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> }): string[];
   close(): Promise<void>;
@@ -139,9 +141,12 @@ export function askingFor<T extends Transport>(transport: T, version: string): T
   return transport;
 }
 
-interface GenericClient {
-  callTool(params: { name: string; arguments?: Record<string, unknown> }): Promise<{ content?: unknown; isError?: boolean; structuredContent?: unknown }>;
-  listTools(): Promise<{ tools: Array<{ name: string }> }>;
+export interface GenericClient {
+  callTool(params: { name: string; arguments?: Record<string, unknown> }): Promise<{ content?: unknown; isError?: boolean; structuredContent?: unknown; _meta?: Record<string, unknown> }>;
+  listTools(): Promise<{ tools: Array<{ name: string; _meta?: Record<string, unknown> }> }>;
+  listResources(): Promise<{ resources: Array<{ uri: string; mimeType?: string }> }>;
+  readResource(params: { uri: string }): Promise<{ contents: Array<{ uri: string; mimeType?: string; text?: string }> }>;
+  getServerCapabilities(): Record<string, unknown> | undefined;
   close(): Promise<void>;
 }
 
@@ -162,6 +167,7 @@ function wrap(
       };
     },
     listTools: async () => (await client.listTools()).tools,
+    sdk: client,
     answerForms(answer) {
       const asked: string[] = [];
       onForm((message) => {

@@ -1,26 +1,49 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UI_CAPABILITIES } from '../views/browser.js';
+import { UI_CAPABILITIES, UI_EXTENSION } from '../views/browser.js';
 import { connectHttp, connectStdio, ERAS, startHttp, type AnyClient, type Era, type HttpProcess } from './harness.js';
 
-// Which clients the built server tells about its views (docs/views.md): every era over stdio, where
-// initialize gives it the client's capabilities; over HTTP only 2026-07-28, whose every request
-// carries them, as the 2025 eras are served statelessly without initialize's answer kept.
+// Every client the built server meets is told about its views (docs/views.md), over each transport and
+// protocol era, whether or not it declares the extension: a 2025-era client over HTTP is served without
+// a session, so the server could not remember what it declared, and a client without the extension
+// ignores `_meta`. The server declares the extension in its own capabilities.
+
+const VIEW_URIS = ['ui://app-management/campaigns.html', 'ui://app-management/confirmation-card.html', 'ui://app-management/social-calendar.html', 'ui://app-management/suggestions.html'];
 
 const viewOf = (tools: Array<{ name: string; _meta?: Record<string, unknown> }>, name: string) =>
   (tools.find((tool) => tool.name === name)?._meta?.ui as { resourceUri?: string } | undefined)?.resourceUri;
 
-async function viewsSeen(connecting: Promise<AnyClient>): Promise<{ card?: string; campaigns?: string; plain: boolean }> {
+/** What one client learns of the views: the tools that name one, the resources listed, a page read, the server's declaration. */
+async function viewsSeen(connecting: Promise<AnyClient>) {
   const client = await connecting;
   try {
-    const tools = (await client.listTools()) as Array<{ name: string; _meta?: Record<string, unknown> }>;
-    return { card: viewOf(tools, 'create_ad_campaign'), campaigns: viewOf(tools, 'list_ad_campaigns'), plain: tools.every((tool) => tool._meta === undefined) };
+    const tools = await client.listTools();
+    const listed = (await client.sdk.listResources()).resources;
+    const page = (await client.sdk.readResource({ uri: 'ui://app-management/confirmation-card.html' })).contents[0]!;
+    const warning = await client.sdk.callTool({ name: 'create_ad_campaign', arguments: { app_id: 'app_demo', campaign_name: 'Era test', campaign_type: 'SMART', daily_budget_micros: 5_000_000, landing_page: 'https://demo-planner.sandbox.test/' } });
+    return {
+      card: viewOf(tools, 'create_ad_campaign'),
+      campaigns: viewOf(tools, 'list_ad_campaigns'),
+      resources: listed.map((resource) => resource.uri).sort(),
+      page: { mimeType: page.mimeType, html: page.text?.startsWith('<!doctype html>') },
+      declared: (client.sdk.getServerCapabilities()?.extensions as Record<string, unknown> | undefined)?.[UI_EXTENSION],
+      cardData: (warning._meta?.['app-management/view'] as { tool?: string; pending?: boolean } | undefined) && {
+        tool: (warning._meta!['app-management/view'] as { tool: string }).tool,
+        pending: (warning._meta!['app-management/view'] as { pending: boolean }).pending,
+      },
+    };
   } finally {
     await client.close();
   }
 }
 
-const SHOWN = { card: 'ui://app-management/confirmation-card.html', campaigns: 'ui://app-management/campaigns.html', plain: false };
-const NOT_SHOWN = { card: undefined, campaigns: undefined, plain: true };
+const SEEN = {
+  card: 'ui://app-management/confirmation-card.html',
+  campaigns: 'ui://app-management/campaigns.html',
+  resources: VIEW_URIS,
+  page: { mimeType: 'text/html;profile=mcp-app', html: true },
+  declared: {},
+  cardData: { tool: 'create_ad_campaign', pending: true },
+};
 
 describe('the views in the built server, by transport and protocol era', () => {
   let http: HttpProcess;
@@ -29,17 +52,13 @@ describe('the views in the built server, by transport and protocol era', () => {
   });
   afterAll(() => http?.stop());
 
-  it.each(ERAS)('names them over stdio to a %s client that declares the extension, and not to one that does not', async (era: Era) => {
-    expect(await viewsSeen(connectStdio(era, { args: ['--sandbox'], capabilities: UI_CAPABILITIES }))).toEqual(SHOWN);
-    expect(await viewsSeen(connectStdio(era, { args: ['--sandbox'] }))).toEqual(NOT_SHOWN);
+  it.each(ERAS)('names and serves them over HTTP to a %s client, with the extension declared or not', async (era: Era) => {
+    expect(await viewsSeen(connectHttp(http.mcp, era, { capabilities: UI_CAPABILITIES }))).toEqual(SEEN);
+    expect(await viewsSeen(connectHttp(http.mcp, era))).toEqual(SEEN);
   });
 
-  it('names them over HTTP to a 2026-07-28 client that declares the extension, and not to one that does not', async () => {
-    expect(await viewsSeen(connectHttp(http.mcp, '2026-07-28', { capabilities: UI_CAPABILITIES }))).toEqual(SHOWN);
-    expect(await viewsSeen(connectHttp(http.mcp, '2026-07-28'))).toEqual(NOT_SHOWN);
-  });
-
-  it.each(['2025-06-18', '2025-11-25'] as const)('does not name them over HTTP to a %s client, whose capabilities a stateless server does not keep', async (era) => {
-    expect(await viewsSeen(connectHttp(http.mcp, era, { capabilities: UI_CAPABILITIES }))).toEqual(NOT_SHOWN);
+  it.each(ERAS)('names and serves them over stdio to a %s client, with the extension declared or not', async (era: Era) => {
+    expect(await viewsSeen(connectStdio(era, { args: ['--sandbox'], capabilities: UI_CAPABILITIES }))).toEqual(SEEN);
+    expect(await viewsSeen(connectStdio(era, { args: ['--sandbox'] }))).toEqual(SEEN);
   });
 });

@@ -1,8 +1,8 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DAYS_PER_MONTH } from '../../src/tools/format.js';
 import { connect } from '../helpers.js';
 import { listRow } from '../tools/campaigns/fixtures.js';
-import { browserAvailable, frameOf, hostPage, startBrowser, UI_CAPABILITIES, type Browsing, type HostPage } from './browser.js';
+import { browserAvailable, frameOf, HOST_VARIABLES, hostPage, NARROW_WIDTH, startBrowser, UI_CAPABILITIES, viewHarness, WIDE_WIDTH, type Browsing, type HostPage } from './browser.js';
 
 const APP = 'app_demo';
 const LIST_PATH = `/api/apps/${APP}/adnet-ads/campaigns`;
@@ -18,8 +18,14 @@ interface Row {
   conversions?: number;
 }
 
-/** Money as the server's texts write it (two decimals, thousands grouped). */
+/** Money as the view writes it for the test host's en-US locale (two decimals, thousands grouped). */
 const money = (value: number) => value.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+/** An enum in words, as the view shows it ("PERFORMANCE_MAX" -> "Performance max"). */
+const words = (value: string) => `${value.charAt(0)}${value.slice(1).replace(/_/g, ' ').toLowerCase()}`;
+/** The result's text as a view shows it: without the next step written for the model. */
+const textOf = (result: unknown) => ((result as { content: Array<{ text: string }> }).content)[0]!.text.replace(/\nNext: [\s\S]*$/, '');
+/** Several frames and an axe run each on a shared 2-core machine: more than the default 20 s. */
+const MANY_FRAMES_TIMEOUT_MS = 60_000;
 const rowsOf = (result: unknown) => (result as { structuredContent: { campaigns: Row[] } }).structuredContent.campaigns;
 /** What the view sent to the service: POSTs to one campaign action. */
 const posts = (host: HostPage, action: 'pause' | 'resume') => host.harness.sandbox.requests.filter((request) => request.method === 'POST' && request.rawPath.endsWith(`/${action}`)).length;
@@ -32,20 +38,25 @@ const serviceRow = (i: number, extra: Record<string, unknown> = {}) =>
 /** The line of get_ad_campaign's text that explains `status` ("PAUSED: not serving; …."). */
 async function statusLineOfText(host: HostPage, campaignId: string): Promise<string> {
   const { text } = await host.harness.call('get_ad_campaign', { app_id: APP, campaign_id: campaignId });
-  return text.split('\n').find((line) => /^(ENABLED|PAUSED|REMOVED): /.test(line))!;
+  const line = text.split('\n').find((candidate) => /^(ENABLED|PAUSED|REMOVED): /.test(candidate))!;
+  return line.replace(/^[A-Z]+/, (status) => words(status));
 }
 
 describe.skipIf(!browserAvailable)('the campaigns view in headless Chromium', () => {
   let browsing: Browsing;
   let host: HostPage;
+  // One browser and one page for the file; each test gets a fresh server and sandbox behind the page.
   beforeAll(async () => {
     browsing = await startBrowser();
-  });
-  afterAll(() => browsing?.close());
-  beforeEach(async () => {
     host = await hostPage(browsing);
   });
-  afterEach(() => host?.close());
+  afterAll(async () => {
+    await host?.close();
+    await browsing?.close();
+  });
+  beforeEach(async () => {
+    await host.reset(await viewHarness());
+  });
 
   it("shows every campaign of a real list_ad_campaigns result with the figures of its structuredContent, the period as it states it, and each status in the server's words", async () => {
     const { result, frames } = await host.open('list_ad_campaigns', { app_id: APP, include_metrics: true });
@@ -58,8 +69,8 @@ describe.skipIf(!browserAvailable)('the campaigns view in headless Chromium', ()
     for (const row of rows) {
       const tr = view.locator(rowSelector(row.campaign_id));
       expect(await tr.locator('.name').textContent()).toBe(row.name);
-      expect(await tr.locator('.meta').textContent()).toBe(`${row.type} · ${row.campaign_id}`);
-      expect(await tr.locator('.status').textContent()).toBe(row.status);
+      expect(await tr.locator('.meta').textContent()).toBe(`${words(row.type)} · ${row.campaign_id}`);
+      expect(await tr.locator('.status').textContent()).toBe(words(row.status));
       expect(await tr.locator('.budget').textContent()).toBe(money(row.daily_budget!));
       expect(await tr.locator('.spend').textContent()).toBe(money(row.cost!));
       expect(await tr.locator('.conversions').textContent()).toBe(String(row.conversions));
@@ -69,7 +80,8 @@ describe.skipIf(!browserAvailable)('the campaigns view in headless Chromium', ()
     expect(await view.locator('h1').textContent()).toBe(`${facts.count} campaigns on app ${APP}`);
     // The period exactly as the result states it: the service names none, and the view says so.
     expect(facts.metrics_period).toBe('not stated by the service');
-    expect(await view.locator('.period').textContent()).toContain(`Totals for a period not stated by the service; today is ${facts.today} (UTC)`);
+    expect(await view.locator('.period').textContent()).toContain('Totals for a period not stated by the service, as of Nov 2, 2026; amounts in the account currency.');
+    expect(facts.today).toBe('2026-11-02');
     // The status explained in the very words get_ad_campaign's text gives the model.
     expect(await view.locator('ul.statuses li[data-status="ENABLED"]').textContent()).toBe(await statusLineOfText(host, rows[0]!.campaign_id));
     await host.screenshot('campaigns', 'light');
@@ -79,16 +91,16 @@ describe.skipIf(!browserAvailable)('the campaigns view in headless Chromium', ()
     host.harness.sandbox.script({ method: 'GET', path: LIST_PATH, status: 200, body: [1, 2, 3, 4, 5].map((i) => serviceRow(i)) });
     const { result, frames } = await host.open('list_ad_campaigns', { app_id: APP, include_metrics: true });
     const rows = rowsOf(result);
-    await frames[0]!.locator('svg.chart').waitFor();
-    const bars = (await frameOf(host.page).evaluate(`[...document.querySelectorAll('svg.chart g.pair')].map((pair) => ({
+    await frames[0]!.locator('.spend-chart').waitFor();
+    const bars = (await frameOf(host.page).evaluate(`[...document.querySelectorAll('.spend-chart .pair')].map((pair) => ({
       id: pair.getAttribute('data-campaign'),
-      spend: Number(pair.querySelector('rect.spend').getAttribute('width')),
-      conversions: Number(pair.querySelector('rect.conversions').getAttribute('width')),
+      spend: pair.querySelector('.bar.spend').getBoundingClientRect().width,
+      conversions: pair.querySelector('.bar.conversions').getBoundingClientRect().width,
     }))`)) as Array<{ id: string; spend: number; conversions: number }>;
     expect(bars.map((pair) => pair.id)).toEqual(rows.map((row) => row.campaign_id));
     const longest = { spend: Math.max(...bars.map((pair) => pair.spend)), conversions: Math.max(...bars.map((pair) => pair.conversions)) };
     const largest = { spend: Math.max(...rows.map((row) => row.cost!)), conversions: Math.max(...rows.map((row) => row.conversions!)) };
-    expect(longest.spend).toBeGreaterThan(100);
+    expect(longest.spend).toBeGreaterThan(50);
     rows.forEach((row, index) => {
       expect(bars[index]!.spend / longest.spend).toBeCloseTo(row.cost! / largest.spend, 2);
       expect(bars[index]!.conversions / longest.conversions).toBeCloseTo(row.conversions! / largest.conversions, 2);
@@ -101,10 +113,10 @@ describe.skipIf(!browserAvailable)('the campaigns view in headless Chromium', ()
     host.harness.sandbox.script({ method: 'GET', path: LIST_PATH, status: 200, body: [serviceRow(1), serviceRow(2, { cost_micros: 0, conversions: 0, metrics_pending: true })] });
     const { frames } = await host.open('list_ad_campaigns', { app_id: APP, include_metrics: true });
     const view = frames[0]!;
-    await view.locator('svg.chart').waitFor();
+    await view.locator('.spend-chart').waitFor();
     expect(await view.locator(`${rowSelector('cmp_2')} .spend`).textContent()).toBe('pending');
     expect(await view.locator(`${rowSelector('cmp_1')} .spend`).textContent()).toBe(money(1.5));
-    expect(await view.locator('g.pair[data-campaign="cmp_2"] rect.spend').getAttribute('data-value')).toBe('pending');
+    expect(await view.locator('.pair[data-campaign="cmp_2"] .bar.spend').getAttribute('data-value')).toBe('pending');
     expect(await view.locator('.period').textContent()).toContain('Rows marked pending: their metrics are not available yet');
   });
 
@@ -131,15 +143,15 @@ describe.skipIf(!browserAvailable)('the campaigns view in headless Chromium', ()
     const view = frames[0]!;
     await view.locator('button.show-metrics').waitFor();
     expect(await view.locator('button.show-metrics').textContent()).toBe('Show spend and conversions');
-    expect(await view.locator('svg.chart').count()).toBe(0);
+    expect(await view.locator('.spend-chart').count()).toBe(0);
     expect(await view.locator('td.spend').count()).toBe(0);
     await view.locator('button.show-metrics').click();
-    await view.locator('svg.chart').waitFor();
+    await view.locator('.spend-chart').waitFor();
     const metricsCalls = host.harness.sandbox.requests.filter((request) => request.rawPath === LIST_PATH && request.query === 'include_metrics=true');
     expect(metricsCalls).toHaveLength(1);
     const expected = rowsOf(await host.harness.client.callTool({ name: 'list_ad_campaigns', arguments: { app_id: APP, include_metrics: true } }));
     expect(await view.locator('td.spend').allTextContents()).toEqual(expected.map((row) => money(row.cost!)));
-    expect(await view.locator('g.pair').count()).toBe(expected.length);
+    expect(await view.locator('.pair').count()).toBe(expected.length);
     expect(await view.locator('button.show-metrics').count()).toBe(0);
   });
 
@@ -149,10 +161,11 @@ describe.skipIf(!browserAvailable)('the campaigns view in headless Chromium', ()
     await view.locator(`${rowSelector('cmp_quiet')} button.pause`).waitFor();
     // Two presses before any answer can come back.
     await frameOf(host.page).evaluate(`(() => { const button = document.querySelector('tr[data-campaign="cmp_quiet"] button.pause'); button.click(); button.click(); })()`);
-    await expect.poll(() => view.locator(`${rowSelector('cmp_quiet')} .status`).textContent()).toBe('PAUSED');
+    await expect.poll(() => view.locator(`${rowSelector('cmp_quiet')} .status`).textContent()).toBe('Paused');
     expect(posts(host, 'pause')).toBe(1);
     expect(await view.locator('tr.detail .outcome-title').textContent()).toBe('Done');
     expect(await view.locator('tr.detail .outcome-text').textContent()).toContain('Paused campaign cmp_quiet');
+    expect((await host.record()).told).toEqual(['The person paused campaign cmp_quiet in the campaigns view.']);
     // The row now offers Resume, and the legend explains PAUSED in the server's words.
     expect(await view.locator(`${rowSelector('cmp_quiet')} button.resume`).count()).toBe(1);
     expect(await view.locator('ul.statuses li[data-status="PAUSED"]').textContent()).toBe(await statusLineOfText(host, 'cmp_quiet'));
@@ -167,11 +180,14 @@ describe.skipIf(!browserAvailable)('the campaigns view in headless Chromium', ()
     await view.locator('tr.detail .approve').waitFor();
     expect(await view.locator('tr.detail .cost-value').textContent()).toContain('10.00');
     expect(posts(host, 'resume')).toBe(0);
-    await view.locator('tr.detail .approve').click();
-    await view.locator('tr.detail .approve').click({ force: true });
+    // Two presses before any answer can come back (the card folds once it has the answer).
+    await view.locator('tr.detail .approve').evaluate((button) => {
+      (button as unknown as { click(): void }).click();
+      (button as unknown as { click(): void }).click();
+    });
     await view.locator('tr.detail .outcome').waitFor();
     expect(await view.locator('tr.detail .outcome-title').textContent()).toBe('Done');
-    await expect.poll(() => view.locator(`${rowSelector('cmp_quiet')} .status`).textContent()).toBe('ENABLED');
+    await expect.poll(() => view.locator(`${rowSelector('cmp_quiet')} .status`).textContent()).toBe('Enabled');
     expect(posts(host, 'resume')).toBe(1);
   });
 
@@ -180,12 +196,12 @@ describe.skipIf(!browserAvailable)('the campaigns view in headless Chromium', ()
     const { frames } = await host.open('list_ad_campaigns', { app_id: APP }, { copies: 2 });
     for (const view of frames) await view.locator(`${rowSelector('cmp_quiet')} button.resume`).click();
     for (const view of frames) await view.locator('tr.detail .approve').waitFor();
-    await Promise.all(frames.map((view) => view.locator('tr.detail .approve').click()));
+    await Promise.all(frames.map((view) => view.locator('tr.detail .approve').dispatchEvent('click')));
     for (const view of frames) await view.locator('tr.detail .outcome').waitFor();
     expect(posts(host, 'resume')).toBe(1);
     const titles = await Promise.all(frames.map((view) => view.locator('tr.detail .outcome-title').textContent()));
     expect(titles).toContain('Done');
-  });
+  }, MANY_FRAMES_TIMEOUT_MS);
 
   it('shows get_ad_campaign as a card: status in words, budget a day and a month, landing page as text, the ad platform statuses', async () => {
     const { result, frames } = await host.open('get_ad_campaign', { app_id: APP, campaign_id: 'cmp_demo' });
@@ -194,15 +210,15 @@ describe.skipIf(!browserAvailable)('the campaigns view in headless Chromium', ()
     const text = (result.content as Array<{ text: string }>)[0]!.text;
     await card.locator('.campaign-card').waitFor();
     expect(await card.locator('h1.name').textContent()).toBe(facts.name);
-    expect(await card.locator('.state').textContent()).toBe(text.split('\n').find((line) => line.startsWith(`${facts.status}: `)));
-    const budget = await card.locator('.budget').textContent();
-    expect(budget).toBe(`${money(facts.daily_budget)} a day, roughly ${money(Math.round(facts.daily_budget * DAYS_PER_MONTH * 100) / 100)} a month`);
-    expect(text).toContain(`daily budget ${budget}`);
+    expect(await card.locator('.state').textContent()).toBe(text.split('\n').find((line) => line.startsWith(`${facts.status}: `))!.replace(String(facts.status), words(String(facts.status))));
+    const monthly = Math.round(facts.daily_budget * DAYS_PER_MONTH * 100) / 100;
+    expect(await card.locator('.budget').textContent()).toBe(`${money(facts.daily_budget)} a day, about ${money(monthly)} a month`);
+    expect(text).toContain(`daily budget ${money(facts.daily_budget)} a day, roughly ${money(monthly)} a month`);
     expect(await card.locator('.landing').textContent()).toBe(facts.landing_page);
     expect(await card.locator('a').count()).toBe(0);
     expect(facts.primary_status_reasons.length).toBeGreaterThan(0);
-    expect(await card.locator('.primary').textContent()).toBe(`${facts.primary_status} (${facts.primary_status_reasons.join(', ')})`);
-    expect(await card.locator('.review').textContent()).toBe(facts.review_status);
+    expect(await card.locator('.primary').textContent()).toBe(`${words(String(facts.primary_status))} (${facts.primary_status_reasons.map(words).join(', ')})`);
+    expect(await card.locator('.review').textContent()).toBe(words(String(facts.review_status)));
     expect(text).toContain(`; ${await card.locator('.serving').textContent()}.`);
     expect(await card.locator('button.pause').count()).toBe(1);
   });
@@ -229,7 +245,7 @@ describe.skipIf(!browserAvailable)('the campaigns view in headless Chromium', ()
     await view.locator('.outcome').waitFor();
     expect(result.isError).toBe(true);
     expect(await view.locator('.outcome-title').textContent()).toBe('Not done');
-    expect(await view.locator('.outcome-text').textContent()).toBe((result.content as Array<{ text: string }>)[0]!.text);
+    expect(await view.locator('.outcome-full').textContent()).toBe(textOf(result));
     expect(await view.locator('table, button').count()).toBe(0);
   });
 
@@ -245,9 +261,9 @@ describe.skipIf(!browserAvailable)('the campaigns view in headless Chromium', ()
     const view = frames[0]!;
     await view.locator(rowSelector(hostile.campaign_id)).waitFor();
     expect(await view.locator(`${rowSelector(hostile.campaign_id)} .name`).textContent()).toBe(HOSTILE);
-    expect(await view.locator(`g.pair[data-campaign="${hostile.campaign_id}"] title`).textContent()).toBe(HOSTILE);
-    await host.open('get_ad_campaign', { app_id: APP, campaign_id: hostile.campaign_id });
-    const card = host.page.frameLocator('iframe').nth(1);
+    expect(await view.locator(`.pair[data-campaign="${hostile.campaign_id}"] .name`).textContent()).toBe(HOSTILE);
+    const { frames: cards } = await host.open('get_ad_campaign', { app_id: APP, campaign_id: hostile.campaign_id });
+    const card = cards[0]!;
     await card.locator('.campaign-card').waitFor();
     expect(await card.locator('h1.name').textContent()).toBe(HOSTILE);
     for (const index of [0, 1]) {
@@ -256,26 +272,55 @@ describe.skipIf(!browserAvailable)('the campaigns view in headless Chromium', ()
       expect(await frame.evaluate('window.__pwned')).toBeUndefined();
     }
   });
-});
 
-describe.skipIf(!browserAvailable)('the campaigns view pictured dark', () => {
-  it('writes docs/views/campaigns-dark.png from a real list with metrics', async () => {
-    const browsing = await startBrowser();
-    const host = await hostPage(browsing, { theme: 'dark' });
-    try {
-      const { frames } = await host.open('list_ad_campaigns', { app_id: APP, include_metrics: true }, { theme: 'dark' });
-      await frames[0]!.locator('svg.chart').waitFor();
-      expect(await frameOf(host.page).evaluate('document.documentElement.getAttribute("data-theme")')).toBe('dark');
-      await host.screenshot('campaigns', 'dark');
-    } finally {
-      await host.close();
-      await browsing.close();
+  it('works in a host that sends no toolInfo and no tool input: the app from the view data, Pause sends one request', async () => {
+    const { frames, index } = await host.open('list_ad_campaigns', { app_id: APP }, { host: 'strict' });
+    const view = frames[0]!;
+    await view.locator(`${rowSelector('cmp_quiet')} button.pause`).click();
+    await expect.poll(() => view.locator(`${rowSelector('cmp_quiet')} .status`).textContent()).toBe('Paused');
+    expect(posts(host, 'pause')).toBe(1);
+    const record = await host.record(index);
+    expect(record.early).toEqual([]);
+    expect(record.modes).toEqual(['inline', 'fullscreen']);
+  });
+
+  it('has no WCAG 2.2 AA violation, light and dark, at 360 and 720 px, with and without host variables, for the list and the card; nothing is cut off at 360 px', async () => {
+    const list = await host.harness.client.callTool({ name: 'list_ad_campaigns', arguments: { app_id: APP, include_metrics: true } });
+    const one = await host.harness.client.callTool({ name: 'get_ad_campaign', arguments: { app_id: APP, campaign_id: 'cmp_demo' } });
+    const violations: string[] = [];
+    let index = 0;
+    for (const [tool, args, result] of [['list_ad_campaigns', { app_id: APP, include_metrics: true }, list], ['get_ad_campaign', { app_id: APP, campaign_id: 'cmp_demo' }, one]] as const) {
+      for (const theme of ['light', 'dark'] as const) {
+        for (const width of [NARROW_WIDTH, WIDE_WIDTH]) {
+          for (const variables of [undefined, HOST_VARIABLES]) {
+            const opened = await host.open(tool, args, { theme, width, variables, result });
+            await opened.frames[0]!.locator(tool === 'get_ad_campaign' ? '.campaign-card' : '.spend-chart').waitFor();
+            violations.push(...(await host.axe(index)).map((line) => `${tool} ${theme} ${width} ${variables ? 'host' : 'own'}: ${line}`));
+            if (width === NARROW_WIDTH) expect(await host.overflow(index), `${tool} ${theme}`).toEqual([]);
+            index += 1;
+          }
+        }
+      }
+      await host.clear();
+      index = 0;
     }
+    expect(violations).toEqual([]);
+  }, MANY_FRAMES_TIMEOUT_MS);
+
+  it('writes docs/views/campaigns-dark.png and the 360 px picture from a real list with metrics', async () => {
+    const dark = await host.open('list_ad_campaigns', { app_id: APP, include_metrics: true }, { theme: 'dark' });
+    await dark.frames[0]!.locator('.spend-chart').waitFor();
+    expect(await frameOf(host.page, dark.index).evaluate('document.documentElement.getAttribute("data-theme")')).toBe('dark');
+    await host.screenshot('campaigns', 'dark', dark.index);
+    await host.clear();
+    const narrow = await host.open('list_ad_campaigns', { app_id: APP, include_metrics: true }, { width: NARROW_WIDTH });
+    await narrow.frames[0]!.locator('.spend-chart').waitFor();
+    await host.screenshot('campaigns', 'light', narrow.index);
   });
 });
 
 describe('list_ad_campaigns and get_ad_campaign for clients with and without the extension', () => {
-  it('give the same text and structuredContent either way, and their view data only with the extension', async () => {
+  it('give the same text, structuredContent and view data either way, the view data with the call\'s arguments', async () => {
     const plain = await connect();
     const withUi = await connect({ capabilities: UI_CAPABILITIES, sandbox: plain.sandbox });
     try {
@@ -286,10 +331,8 @@ describe('list_ad_campaigns and get_ad_campaign for clients with and without the
       ] as const) {
         const a = await plain.client.callTool({ name, arguments: args });
         const b = await withUi.client.callTool({ name, arguments: args });
-        expect(b.content).toEqual(a.content);
-        expect(b.structuredContent).toEqual(a.structuredContent);
-        expect(a._meta).toBeUndefined();
-        expect(b._meta?.['app-management/view']).toMatchObject({ app_id: APP });
+        expect(b).toEqual(a);
+        expect(a._meta?.['app-management/view']).toMatchObject({ app_id: APP, arguments: args });
       }
       const listed = await withUi.client.callTool({ name: 'list_ad_campaigns', arguments: { app_id: APP } });
       expect(listed._meta?.['app-management/view']).toMatchObject({

@@ -1,38 +1,17 @@
-// The campaigns list's chart: spend and conversions per campaign as paired horizontal SVG bars, each
-// series scaled to its own largest figure, with rows whose metrics are pending drawn as "pending"
-// rather than as zero. Names are drawn as SVG text (never HTML), cut to fit, whole in a tooltip.
-import { h, money, svg } from '../shared/dom.js';
-import { count, type List, type Row } from './rows.js';
-
-const CHART = {
-  /** The chart's drawing width; the SVG scales to the view's width. */
-  width: 400,
-  /** Room for the campaign's name at the left of its bars. */
-  label: 150,
-  /** Room for the figure at the end of the longest bar. */
-  value: 56,
-  /** One campaign: a spend bar and a conversions bar, with a gap. */
-  row: 26,
-  /** A bar's thickness: two fit in a row with a line of text beside them. */
-  bar: 9,
-  /** Names longer than this are cut in the chart (the table has them whole). */
-  nameChars: 22,
-};
-
-function shortName(row: Row): string {
-  // By code points, so a cut never splits an emoji in half.
-  const name = Array.from(row.name || row.campaign_id);
-  return name.length > CHART.nameChars ? `${name.slice(0, CHART.nameChars - 1).join('')}…` : name.join('');
-}
+// The campaigns list's chart: spend and conversions per campaign as paired horizontal bars, each
+// series scaled to its own largest figure, drawn in HTML so its text keeps the page's size at any
+// width; rows whose metrics are pending say "pending" rather than show a zero.
+import { h, named } from '../shared/dom.js';
+import { count, money } from '../shared/format.js';
+import type { List } from './rows.js';
 
 /** One bar and its figure; `value` undefined means metrics pending (the zero means "not yet"). */
-function bar(kind: 'spend' | 'conversions', y: number, value: number | undefined, max: number, shown: string): SVGElement[] {
-  const span = CHART.width - CHART.label - CHART.value;
-  const length = value !== undefined && max > 0 ? (value / max) * span : 0;
-  return [
-    svg('rect', { class: `bar ${kind}`, x: CHART.label, y, width: length.toFixed(2), height: CHART.bar, 'data-value': value ?? 'pending' }),
-    svg('text', { class: `figure ${kind}`, x: CHART.label + length + 4, y: y + CHART.bar - 1 }, shown),
-  ];
+function bar(kind: 'spend' | 'conversions', value: number | undefined, max: number, shown: string): HTMLElement {
+  const share = value !== undefined && max > 0 ? value / max : 0;
+  const fill = h('span', { class: `bar ${kind}`, 'data-value': value === undefined ? 'pending' : String(value), 'data-share': share.toFixed(4) });
+  fill.style.width = `${(share * 100).toFixed(2)}%`;
+  // The bar's room is the track less its figure: lengths compare exactly against the largest.
+  return h('span', { class: `track ${kind}` }, h('span', { class: 'room' }, fill), h('span', { class: `figure ${kind}` }, shown));
 }
 
 /** Spend and conversions per campaign as paired horizontal bars, each series scaled to its own largest figure. */
@@ -40,25 +19,23 @@ export function chart(list: List): HTMLElement {
   const known = list.rows.filter((row) => !list.pending.has(row.campaign_id));
   const maxSpend = Math.max(0, ...known.map((row) => row.cost ?? 0));
   const maxConversions = Math.max(0, ...known.map((row) => row.conversions ?? 0));
-  const height = list.rows.length * CHART.row;
-  const drawing = svg('svg', { class: 'chart', viewBox: `0 0 ${CHART.width} ${height}`, role: 'img', 'aria-label': 'Spend and conversions per campaign' });
-  list.rows.forEach((row, index) => {
-    const y = index * CHART.row;
-    const pending = list.pending.has(row.campaign_id);
-    const group = svg('g', { class: 'pair', 'data-campaign': row.campaign_id });
-    const label = svg('text', { class: 'name', x: 0, y: y + CHART.bar + 3 }, shortName(row));
-    label.append(svg('title', {}, row.name || row.campaign_id));
-    group.append(
-      label,
-      ...bar('spend', y + 2, pending ? undefined : (row.cost ?? 0), maxSpend, pending ? 'pending' : money(row.cost ?? 0)),
-      ...bar('conversions', y + 3 + CHART.bar, pending ? undefined : (row.conversions ?? 0), maxConversions, pending ? 'pending' : count(row.conversions ?? 0)),
-    );
-    drawing.append(group);
-  });
   return h(
     'figure',
     { class: 'spend-chart' },
-    h('figcaption', {}, h('span', { class: 'key spend' }, 'Spend'), ' ', h('span', { class: 'key conversions' }, 'Conversions'), ' ', h('span', { class: 'muted scale' }, `each scaled to its largest: ${money(maxSpend)} spend, ${count(maxConversions)} conversions`)),
-    drawing as unknown as HTMLElement,
+    h('figcaption', {}, h('span', { class: 'key spend' }, 'Spend'), ' ', h('span', { class: 'key conversions' }, 'Conversions'), h('span', { class: 'muted scale' }, `Each bar against the largest: ${money(maxSpend)} spend, ${count(maxConversions)} conversions.`)),
+    h(
+      'ul',
+      { class: 'pairs' },
+      ...list.rows.map((row) => {
+        const pending = list.pending.has(row.campaign_id);
+        return h(
+          'li',
+          { class: 'pair', 'data-campaign': row.campaign_id },
+          named(row.name || row.campaign_id, 'name'),
+          bar('spend', pending ? undefined : (row.cost ?? 0), maxSpend, pending ? 'pending' : money(row.cost ?? 0)),
+          bar('conversions', pending ? undefined : (row.conversions ?? 0), maxConversions, pending ? 'pending' : count(row.conversions ?? 0)),
+        );
+      }),
+    ),
   );
 }

@@ -32,8 +32,12 @@ export interface List {
 }
 
 export const str = (value: unknown): string => (typeof value === 'string' ? value : '');
+/** Average days per month, as the server's texts estimate a month (src/tools/format.ts DAYS_PER_MONTH). */
+const DAYS_PER_MONTH = 30.4;
+/** A daily amount as a rough monthly one, to the cent. */
+export const monthly = (daily: number): number => Math.round(daily * DAYS_PER_MONTH * 100) / 100;
+
 export const num = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
-export const count = (value: number): string => value.toLocaleString('en-US', { maximumFractionDigits: 2 });
 
 function rowsOf(facts: Record<string, unknown>): Row[] {
   return Array.isArray(facts.campaigns) ? (facts.campaigns as Row[]) : [];

@@ -29,7 +29,13 @@ export function byId<T extends HTMLElement = HTMLElement>(id: string): T {
   return element as T;
 }
 
-/** Money in the account currency as the server's texts write it: two decimals, thousands grouped. */
-export function money(value: number): string {
-  return value.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+/** A name from upstream, isolated so right-to-left text cannot reorder the words around it. */
+export const named = (text: string, className?: string): HTMLElement => h('bdi', className ? { class: className } : {}, text);
+
+/**
+ * A server sentence with its quoted names ("…", as src/text.ts quote writes them: never a quote
+ * inside) isolated for right-to-left text, the rest as plain text.
+ */
+export function sentence(text: string): Array<Node | string> {
+  return text.split(/("[^"\n]*")/).map((part, index) => (index % 2 === 1 ? named(part) : part));
 }

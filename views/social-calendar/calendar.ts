@@ -3,7 +3,7 @@
 // and each week loaded since). Values from the result are checked for their type here, so the other
 // modules of the view work with plain strings, numbers and posts.
 import { factsOf, viewOf, type ToolResultLike, type View } from '../shared/app.js';
-import { weekOf } from './weeks.js';
+import { dayStart, weekOf } from './weeks.js';
 
 export interface Post {
   id: string;
@@ -31,19 +31,21 @@ export interface Calendar {
   view: View;
   facts: Record<string, unknown>;
   appId?: string;
+  /** The call's arguments are known (view data or tool input): other weeks can be asked for with the same filters. */
+  asked: boolean;
   /** The model's status and platform filters, kept for every week asked for. */
   filters: Record<string, string>;
   /** The model's from/until, as epoch ms. */
   from?: number;
   until?: number;
-  /** Midnight UTC of the result's `today`; NaN when it has none. */
+  /** The start of today in the person's zone. */
   today: number;
   /** The posts the result lists. */
   listed: Post[];
   /** The result lists every matching post: weeks are cut from it and no call is needed. */
   complete: boolean;
   weeks: Map<number, WeekLoad>;
-  /** Midnight UTC of the Monday shown. */
+  /** The start of the Monday shown, in the person's zone. */
   week: number;
 }
 
@@ -81,23 +83,25 @@ export function postsOf(result: ToolResultLike): Post[] {
 }
 
 export function calendarOf(result: ToolResultLike, view: View): Calendar {
-  const args = view.toolArguments() ?? {};
+  const given = view.toolArguments();
+  const args = given ?? {};
   const facts = factsOf(result);
   const listed = postsOf(result);
   const filters: Record<string, string> = {};
   for (const key of ['status', 'platform']) if (text(args[key])) filters[key] = text(args[key]);
   const from = instantOf(args.from);
   const until = instantOf(args.until);
-  const today = Date.parse(text(facts.today));
+  const today = dayStart(Date.now());
   const skip = count(args.skip) ?? 0;
   const inRange = (ms: number) => (from === undefined || ms >= from) && (until === undefined || ms < until);
   // Today's week, unless the listing covers another stretch of time: then where it starts.
   const firstTimed = listed.find((post) => Number.isFinite(post.at))?.at;
-  const opening = Number.isFinite(today) && inRange(today) ? today : (from ?? firstTimed ?? (Number.isFinite(today) ? today : Date.now()));
+  const opening = inRange(Date.now()) ? today : (from ?? firstTimed ?? today);
   return {
     view,
     facts,
     appId: text(args.app_id) || undefined,
+    asked: given !== undefined,
     filters,
     from,
     until,

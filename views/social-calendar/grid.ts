@@ -2,10 +2,11 @@
 // posts, each post's status in words and the approved ones not handed over highlighted, the line that
 // says a week is loading, failed or has more posts, and the posts without a valid time. The buttons
 // here draw and load weeks through the WeekActions the page gives them.
-import { h } from '../shared/dom.js';
+import { h, named } from '../shared/dom.js';
+import { count, day as dayName, time, zone } from '../shared/format.js';
 import type { Calendar, Post, WeekLoad } from './calendar.js';
 import { askedRange } from './loading.js';
-import { DAY_MS, dayKey, dayName, timeOf, WEEK_MS } from './weeks.js';
+import { dayKey, dayStart } from './weeks.js';
 
 /** The status start_scheduling_posts takes (src/tools/social/calendar.ts APPROVED). */
 export const APPROVED = 'approved';
@@ -27,33 +28,31 @@ export interface WeekActions {
   load(calendar: Calendar, week: number): Promise<void>;
 }
 
-export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+export const plural = (n: number, word: string) => `${count(n)} ${word}${n === 1 ? '' : 's'}`;
 
 function postItem(post: Post): HTMLElement {
   const waiting = post.status === APPROVED;
-  const localDay = post.local?.slice(0, 10);
-  const localText = post.local && post.zone && post.zone !== 'UTC'
-    ? `Local ${localDay && localDay !== dayKey(post.at) ? `${dayName(Date.parse(localDay), false)} ` : ''}${post.local.slice(11, 16)} ${post.zone}`
-    : undefined;
+  // The time where the post is published, when that zone is not the person's own.
+  const localText = post.local && post.zone && post.zone !== zone() ? `${post.local.slice(11, 16)} in ${post.zone} when it is published` : undefined;
   return h(
     'li',
     { class: `post${waiting ? ' waiting' : ''}`, 'data-id': post.id, 'data-status': post.status },
     h(
       'div',
       { class: 'post-head' },
-      h('time', { class: 'time', datetime: post.scheduledAt }, Number.isFinite(post.at) ? timeOf(post.at) : 'no time'),
+      h('time', { class: 'time', datetime: post.scheduledAt }, Number.isFinite(post.at) ? time(post.at) : 'no time'),
       h('span', { class: 'platform' }, PLATFORM_NAMES[post.platform] ?? post.platform),
       h('span', { class: 'badge status', 'data-status': post.status }, STATUS_WORDS[post.status] ?? (post.status || 'unknown')),
     ),
-    h('p', { class: 'title' }, post.title || '(no title)'),
-    post.caption ? h('p', { class: 'caption' }, post.caption) : null,
+    h('p', { class: 'title' }, named(post.title || '(no title)')),
+    post.caption ? h('p', { class: 'caption', dir: 'auto' }, post.caption) : null,
     localText ? h('p', { class: 'local muted' }, localText) : null,
   );
 }
 
 export function dayItem(calendar: Calendar, day: number, posts: Post[]): HTMLElement {
   const today = day === calendar.today;
-  const mine = posts.filter((post) => post.at >= day && post.at < day + DAY_MS);
+  const mine = posts.filter((post) => post.at >= day && post.at < dayStart(day, 1));
   return h(
     'li',
     { class: `day${today ? ' today' : ''}${mine.length ? '' : ' empty'}`, 'data-day': dayKey(day), ...(today ? { 'aria-current': 'date' } : {}) },
@@ -64,7 +63,7 @@ export function dayItem(calendar: Calendar, day: number, posts: Post[]): HTMLEle
 
 export function navigation(calendar: Calendar, actions: WeekActions): HTMLElement {
   const go = (weeks: number) => () => {
-    calendar.week += weeks * WEEK_MS;
+    calendar.week = dayStart(calendar.week, weeks * 7);
     actions.showWeek(calendar);
     void actions.load(calendar, calendar.week);
   };
@@ -75,15 +74,15 @@ export function navigation(calendar: Calendar, actions: WeekActions): HTMLElemen
   const { week } = calendar;
   const timed = calendar.listed.filter((post) => Number.isFinite(post.at));
   const around = calendar.complete
-    ? `${plural(timed.filter((post) => post.at < week).length, 'post')} before this week, ${timed.filter((post) => post.at >= week + WEEK_MS).length} after.`
+    ? `${plural(timed.filter((post) => post.at < week).length, 'post')} before this week, ${count(timed.filter((post) => post.at >= dayStart(week, 7)).length)} after.`
     : 'Each week is asked for when you open it.';
   return h(
     'nav',
     { class: 'week-nav' },
     previous,
-    h('span', { class: 'week-label' }, `${dayName(week, false)} – ${dayName(week + 6 * DAY_MS, false)} ${new Date(week + 6 * DAY_MS).getUTCFullYear()}`),
+    h('span', { class: 'week-label' }, `${dayName(week, false)} – ${dayName(dayStart(week, 6), false)} ${dayKey(dayStart(week, 6)).slice(0, 4)}`),
     next,
-    h('p', { class: 'muted zone' }, `Days and times in UTC. ${around}`),
+    h('p', { class: 'muted zone' }, `Days and times in your time zone, ${zone()}. ${around}`),
   );
 }
 
@@ -91,7 +90,7 @@ export function navigation(calendar: Calendar, actions: WeekActions): HTMLElemen
 export function weekState(calendar: Calendar, load: WeekLoad | undefined, actions: WeekActions): HTMLElement | null {
   if (calendar.complete) return null;
   if (!askedRange(calendar, calendar.week)) return h('p', { class: 'muted outside' }, 'This week is outside the listed range.');
-  if (!calendar.appId) return h('p', { class: 'muted' }, 'Other weeks cannot be asked for: the host did not pass the app id.');
+  if (!calendar.asked) return h('p', { class: 'muted' }, 'Other weeks cannot be asked for: the result does not say which call it answers.');
   if (!load || load.loading) return h('p', { class: 'muted loading' }, 'Loading this week…');
   const retry = (label: string, kind: string) => {
     const button = h('button', { type: 'button', class: kind }, label);

@@ -1,11 +1,11 @@
 // Handing approved posts over for publishing: the banner that counts the approved posts not handed
 // over yet and, when the result gives the app and the schedule range, the button that calls
 // start_scheduling_posts for that range once, whatever the clicks, and shows its outcome.
-import { textOf, type View } from '../shared/app.js';
+import type { View } from '../shared/app.js';
 import { kindOf, outcome } from '../shared/confirm.js';
 import { h } from '../shared/dom.js';
 import { count, instantOf, text, type Calendar } from './calendar.js';
-import { dayName, timeOf } from './weeks.js';
+import { dateTime } from '../shared/format.js';
 
 export function waitingBanner(calendar: Calendar): HTMLElement | null {
   const waiting = count(calendar.facts.approved_waiting) ?? 0;
@@ -19,20 +19,20 @@ export function waitingBanner(calendar: Calendar): HTMLElement | null {
   const range = calendar.facts.schedule_range as Record<string, unknown> | undefined;
   const scheduledFrom = instantOf(range?.scheduled_from);
   const scheduledUntil = instantOf(range?.scheduled_until);
-  if (calendar.appId && scheduledFrom !== undefined && scheduledUntil !== undefined) {
+  if (calendar.asked && scheduledFrom !== undefined && scheduledUntil !== undefined) {
     banner.append(handOver(calendar.view, { app_id: calendar.appId, scheduled_from: text(range!.scheduled_from), scheduled_until: text(range!.scheduled_until) }, scheduledFrom, scheduledUntil));
   }
   return banner;
 }
 
 /** The button that calls start_scheduling_posts (not gated: it costs nothing): one call, whatever the clicks. */
-function handOver(view: View, args: Record<string, string>, from: number, until: number): HTMLElement {
+function handOver(view: View, args: Record<string, string | undefined>, from: number, until: number): HTMLElement {
   const button = h('button', { type: 'button', class: 'hand-over primary' }, 'Hand them over for publishing');
-  const status = h('p', { class: 'muted sending', hidden: true }, 'Starting…');
+  const status = h('p', { class: 'muted sending', role: 'status', hidden: true }, 'Starting…');
   const part = h(
     'div',
     { class: 'hand-over-part' },
-    h('p', { class: 'muted' }, `Starts scheduling the approved posts from ${dayName(from)} ${timeOf(from)} until ${dayName(until)} ${timeOf(until)} UTC (excluded). Proposals stay unpublished. Nothing is sent until you press.`),
+    h('p', { class: 'muted' }, `Starts scheduling the approved posts from ${dateTime(from)} until ${dateTime(until)} (excluded). Proposals stay unpublished. Nothing is sent until you press.`),
     h('div', { class: 'buttons' }, button),
     status,
   );
@@ -45,7 +45,10 @@ function handOver(view: View, args: Record<string, string>, from: number, until:
     const result = await view.call('start_scheduling_posts', args);
     status.hidden = true;
     const kind = kindOf(result);
-    part.append(outcome(kind, textOf(result)));
+    const shown = outcome(kind === 'warning' ? 'refused' : kind, result);
+    part.append(shown);
+    shown.focus();
+    if (kind === 'done') view.tell('The person handed the approved posts over for publishing in the social calendar.');
     // The grid shows the statuses as listed; the job changes them only once it completes.
     if (kind === 'done') part.append(h('p', { class: 'muted after' }, 'The posts below keep the status they were listed with until the job completes; ask for the calendar again then.'));
   });

@@ -4,7 +4,7 @@
 // per week. Drawing is the page's: `load` hands the calendar back through `redraw` when it changes.
 import { factsOf, textOf } from '../shared/app.js';
 import { count, postsOf, type Calendar, type Post, type WeekLoad } from './calendar.js';
-import { isoOf, WEEK_MS } from './weeks.js';
+import { dayStart, isoOf } from './weeks.js';
 
 /** Draws the calendar's week again; the page draws only the calendar it shows, and ignores any other. */
 export type Redraw = (calendar: Calendar) => void;
@@ -12,22 +12,23 @@ export type Redraw = (calendar: Calendar) => void;
 /** The posts of the week shown, and whether more of them wait for a call. */
 export function weekPosts(calendar: Calendar): { posts: Post[]; load?: WeekLoad } {
   const { week } = calendar;
-  if (calendar.complete) return { posts: calendar.listed.filter((post) => post.at >= week && post.at < week + WEEK_MS) };
+  if (calendar.complete) return { posts: calendar.listed.filter((post) => post.at >= week && post.at < dayStart(week, 7)) };
   const load = calendar.weeks.get(week);
   return { posts: load?.posts ?? [], load };
 }
 
 /** The part of the week inside the model's from/until: what the view asks for; undefined when none is. */
 export function askedRange(calendar: Calendar, week: number): { from: number; until: number } | undefined {
+  const end = dayStart(week, 7);
   const from = Math.max(week, calendar.from ?? week);
-  const until = Math.min(week + WEEK_MS, calendar.until ?? week + WEEK_MS);
+  const until = Math.min(end, calendar.until ?? end);
   return from < until ? { from, until } : undefined;
 }
 
 /** Asks the server for the week's next page of posts: one call, and none while one is under way. */
 export async function load(calendar: Calendar, week: number, redraw: Redraw): Promise<void> {
   const range = askedRange(calendar, week);
-  if (calendar.complete || !range || !calendar.appId) return;
+  if (calendar.complete || !range || !calendar.asked) return;
   let entry = calendar.weeks.get(week);
   if (!entry) calendar.weeks.set(week, (entry = { posts: [], skip: 0, loading: false }));
   if (entry.loading || entry.skip === undefined) return;

@@ -2,9 +2,10 @@
 // many are shown, the "Show N more" and "Show from the first" buttons, and the look-back that finds
 // where the next page starts when suggestions were dismissed or applied elsewhere meanwhile. Each
 // press of a button is one list_campaign_suggestions call (or, looking back, a few) through the host.
-import { textOf, type ToolResultLike } from '../shared/app.js';
+import type { ToolResultLike } from '../shared/app.js';
 import { kindOf, outcome } from '../shared/confirm.js';
 import { byId, h } from '../shared/dom.js';
+import { count } from '../shared/format.js';
 import { pageOf, SEVERITIES, type List, type Page } from './list.js';
 import { row } from './rows.js';
 
@@ -27,7 +28,7 @@ export function append(list: List, page: Page, skipped: number): void {
   list.summary.textContent =
     page.count === 0
       ? 'No suggestions: nothing needs attention now.'
-      : `${page.count} ${page.count === 1 ? 'suggestion' : 'suggestions'}, most severe first; ${shown} shown here. Source is the service unless marked adnet.`;
+      : `${count(page.count)} ${page.count === 1 ? 'suggestion' : 'suggestions'}, most severe first; ${count(shown)} shown here.`;
   list.footer.replaceChildren(...paging(list, page, skipped));
 }
 
@@ -35,12 +36,12 @@ export function append(list: List, page: Page, skipped: number): void {
 function paging(list: List, page: Page, skipped: number): HTMLElement[] {
   const parts: HTMLElement[] = [];
   if (skipped > 0) {
-    parts.push(h('p', { class: 'muted' }, `The first ${skipped} were skipped in this call.`), loader(list, 'Show from the first', 'first', () => listPage(list, 0), true));
+    parts.push(h('p', { class: 'muted' }, `The first ${count(skipped)} were skipped in this call.`), loader(list, 'Show from the first', 'first', () => listPage(list, 0), true));
   }
   const { nextSkip } = page;
   if (nextSkip !== undefined) {
     const rest = Math.max(0, page.count - nextSkip);
-    parts.push(loader(list, `Show ${rest} more`, 'more', () => nextPage(list, Math.max(0, nextSkip - list.removed - list.pending)), false, skipped));
+    parts.push(loader(list, `Show ${count(rest)} more`, 'more', () => nextPage(list, Math.max(0, nextSkip - list.removed - list.pending)), false, skipped));
   }
   return parts;
 }
@@ -73,12 +74,14 @@ function loader(list: List, label: string, name: string, load: () => Promise<Too
   button.addEventListener('click', async () => {
     if (button.disabled) return;
     button.disabled = true;
-    status.replaceChildren(h('p', { class: 'muted' }, 'Loading…'));
+    status.replaceChildren(h('p', { class: 'muted', role: 'status' }, 'Loading…'));
     const result = await load();
     if (result.isError) {
       button.disabled = false;
-      return void status.replaceChildren(outcome(kindOf(result), textOf(result)));
+      const kind = kindOf(result);
+      return void status.replaceChildren(outcome(kind === 'unknown' ? 'unknown' : 'refused', result));
     }
+    status.replaceChildren();
     if (restart) {
       list.ids.clear();
       for (const severity of SEVERITIES) {

@@ -1,20 +1,22 @@
 // One suggestion's row in the suggestions view: its title (or id), source, description, what it
 // would do (action, proposed budget, campaigns, id), and the Dismiss and Apply buttons it offers, or
 // the note that a budget recommendation for a campaign not managed here can only be applied elsewhere.
-import { h, money } from '../shared/dom.js';
+import { h, named } from '../shared/dom.js';
+import { money, words } from '../shared/format.js';
 import { applicable, applyButton, dismissButton } from './actions.js';
 import type { Fact, List, Prose } from './list.js';
 
 /** One suggestion: what it says, what it would do, and what can be done with it here. */
 export function row(list: List, fact: Fact, prose: Prose | undefined): HTMLElement {
-  const source = [fact.source ?? 'service', fact.recommendation_type].filter(Boolean).join(' · ');
+  const source = [fact.source === 'adnet' ? 'Ad platform (adnet)' : 'Service', fact.recommendation_type ? words(fact.recommendation_type) : undefined].filter(Boolean).join(' · ');
   const result = h('div', { class: 'row-result' });
   const item = h(
     'li',
     { class: 'suggestion', 'data-id': fact.id },
-    h('div', { class: 'row-head' }, h('span', { class: 'title' }, prose?.title || fact.id), h('span', { class: 'source', 'data-source': fact.source ?? 'service' }, source)),
-    prose?.description ? h('p', { class: 'description' }, prose.description) : null,
+    h('div', { class: 'row-head' }, named(prose?.title || fact.id, 'title'), h('span', { class: 'source', 'data-source': fact.source ?? 'service' }, source)),
+    prose?.description ? h('p', { class: 'description', dir: 'auto' }, prose.description) : null,
     h('p', { class: 'meta' }, ...metaParts(fact)),
+    h('details', { class: 'ids' }, h('summary', {}, 'Ids'), h('p', { class: 'id' }, fact.id)),
   );
   const buttons = h('div', { class: 'buttons' });
   if (prose?.dismissable) buttons.append(dismissButton(list, fact, item, result));
@@ -27,10 +29,9 @@ export function row(list: List, fact: Fact, prose: Prose | undefined): HTMLEleme
 }
 
 function metaParts(fact: Fact): Array<HTMLElement | string> {
-  const parts: Array<HTMLElement | string> = [h('span', { class: 'action-name' }, fact.action ? fact.action.replace(/_/g, ' ') : 'no action')];
+  const parts: Array<HTMLElement | string> = [h('span', { class: 'action-name' }, fact.action ? words(fact.action) : 'No action')];
   if (typeof fact.daily_budget === 'number') parts.push(' · ', h('span', { class: 'budget' }, `proposed daily budget ${money(fact.daily_budget)}`));
   // The facts name campaigns only when they are not just this one.
   if (fact.campaign_ids) parts.push(' · ', h('span', { class: 'campaigns' }, `on ${fact.campaign_ids.join(', ')}`));
-  parts.push(' · ', h('span', { class: 'id' }, fact.id));
   return parts;
 }

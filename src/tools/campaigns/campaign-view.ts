@@ -28,9 +28,12 @@ export function budgetText(micros: number): string {
   return `${money(micros)} a day, roughly ${money(monthly(micros))} a month`;
 }
 
-/** A daily amount as a rough monthly one, in micros. */
+/** Micros in one cent of the account currency. */
+const CENT_MICROS = 10_000;
+
+/** A daily amount as a rough monthly one, in micros, rounded to whole cents: an estimate has no fractions of a cent. */
 export function monthly(micros: number): number {
-  return Math.round(micros * DAYS_PER_MONTH);
+  return Math.round((micros * DAYS_PER_MONTH) / CENT_MICROS) * CENT_MICROS;
 }
 
 /** `cmp_1 ("Spring sale")`, or the bare id when the campaign has no name. */

@@ -2,11 +2,11 @@ import { z } from 'zod';
 import type { Campaign } from '../../api/schemas.js';
 import { idText, quote, sanitize } from '../../text.js';
 import { defineTool, type Warning } from '../define.js';
-import { DAYS_PER_MONTH, money, nextCall } from '../format.js';
+import { money, nextCall } from '../format.js';
 import { campaignInput, planCampaign, type CampaignPlan } from './campaign-body.js';
 import { bodyLines } from './campaign-body-text.js';
 import { moneyText } from './campaign-settings.js';
-import { underOneUnit } from './campaign-view.js';
+import { monthly, underOneUnit } from './campaign-view.js';
 
 export const createAdCampaign = defineTool({
   name: 'create_ad_campaign',
@@ -76,7 +76,7 @@ function warning(args: Args, plan: CampaignPlan): Warning {
   details.push('It may start PAUSED (when conversion tracking is not verified): then nothing is spent until it is enabled in the service.');
   return {
     action: `Create ${args.campaign_type} ad campaign ${quote(args.campaign_name, 80)} on app ${idText(args.app_id)} at the ad platform (adnet)`,
-    cost: `daily budget ${money(daily)} in the account currency${underOneUnit(daily)}, roughly ${money(Math.round(daily * DAYS_PER_MONTH))} a month${moneyText(plan.settingsMoney)}; real money once it serves.`,
+    cost: `daily budget ${money(daily)} in the account currency${underOneUnit(daily)}, roughly ${money(monthly(daily))} a month${moneyText(plan.settingsMoney)}; real money once it serves.`,
     details,
   };
 }
