@@ -27,7 +27,7 @@ import { APPROVAL_FORM, formAnswerValidator, type ApprovalChannel, type Approval
 import { createGate, GATED_CREDENTIAL } from './gate/gate.js';
 import { checkedCanonical, gateScope } from './gate/key.js';
 import { createMemoryStore, type GateStore } from './gate/store.js';
-import { INSTRUCTIONS } from './instructions.js';
+import { instructionsFor } from './instructions.js';
 import type { AuditTrail } from './observe/audit.js';
 import type { Telemetry } from './observe/telemetry.js';
 import { redactingLog, type Log } from './log.js';
@@ -36,8 +36,8 @@ import { nextAfter, present, presentError, type Shown } from './result.js';
 import { redactor, sanitize } from './text.js';
 import { checkArguments } from './tools/arguments.js';
 import { inputSchemaOf, jsonSchemaOf, outputSchemaOf } from './tools/contract.js';
-import type { AnyTool, Clock, GatedTool, ToolContext, ToolResult } from './tools/define.js';
-import { selectTools } from './tools/index.js';
+import type { AnyTool, Clock, GatedTool, Offered, ToolContext, ToolResult } from './tools/define.js';
+import { offeredTo, shownSchema, shownTool } from './tools/offer.js';
 import { SERVER_NAME, SERVER_VERSION } from './version.js';
 
 export interface ServerDeps {
@@ -112,6 +112,8 @@ export function trackCalls(): Calls {
 interface Caller {
   scope: string;
   config: Config;
+  /** The tools this caller's configuration selects, and everything built from them. */
+  offer: Offer;
   log: Log;
   shown: Shown;
   api(): Promise<ApiClient>;
@@ -127,19 +129,41 @@ interface PreparedTool {
   outputJson(): Record<string, unknown>;
 }
 
-function prepare(tool: AnyTool, config: Config): PreparedTool {
-  const inputSchema = inputSchemaOf(tool, config);
-  const outputSchema = outputSchemaOf(tool);
+/**
+ * One tool as a caller of one selection is shown it: texts without sentences naming tools the
+ * selection leaves out (offer.ts), and the schemas of its app scope.
+ */
+function prepare(tool: AnyTool, config: Config, offered: Offered): PreparedTool {
+  const shown = shownTool(tool, offered);
+  const inputSchema = inputSchemaOf(shown, config);
+  const outputSchema = outputSchemaOf(shown);
   let input: Record<string, unknown> | undefined;
   let output: Record<string, unknown> | undefined;
   return {
-    tool,
+    tool: shown,
     inputSchema,
     outputSchema,
-    inputJson: () => (input ??= jsonSchemaOf(inputSchema, 'input')),
-    outputJson: () => (output ??= jsonSchemaOf(outputSchema, 'output')),
+    inputJson: () => (input ??= shownSchema(jsonSchemaOf(inputSchema, 'input'), offered)),
+    outputJson: () => (output ??= shownSchema(jsonSchemaOf(outputSchema, 'output'), offered)),
   };
 }
+
+/** What one selection of tools offers its callers: built once per distinct selection, and kept. */
+interface Offer {
+  offered: Offered;
+  byName: Map<string, PreparedTool>;
+  /** tools/list, built on first request from the very schemas the calls are checked with. */
+  listing(): Tool[];
+  gatedNames: Set<string>;
+  prompts: ReturnType<typeof promptsOf>;
+  instructions: string;
+}
+
+/**
+ * Distinct selections kept (read-only or not, toolsets, tools, app): the configuration's own, and
+ * one per narrower grant (issue 26); the oldest goes first.
+ */
+const MAX_OFFERS = 100;
 
 /** Callers whose API clients are kept between requests (a team's worth); the oldest goes first. */
 const MAX_CALLERS = 1_000;
@@ -163,22 +187,41 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
     ttlSeconds: Math.ceil(config.approvalTimeoutMs / 1000) + 60,
   });
 
-  const selected = selectTools(config, deps.tools).map((tool) => prepare(tool, config));
-  const byName = new Map(selected.map((prepared) => [prepared.tool.name, prepared]));
-  // Our own tools/list, built on first request from the very schemas the calls are checked with,
-  // minus the "$schema" boilerplate of every entry.
-  let listing: Tool[] | undefined;
-  const listTools = () =>
-    (listing ??= selected.map(({ tool, inputJson, outputJson }) => ({
-      name: tool.name,
-      title: tool.title,
-      description: tool.description,
-      inputSchema: inputJson() as Tool['inputSchema'],
-      outputSchema: outputJson() as Tool['outputSchema'],
-      annotations: tool.annotations,
-    })));
-  const prompts = promptsOf(config, new Set(selected.map(({ tool }) => tool.name)));
-  const gatedNames = new Set(selected.filter(({ tool }) => tool.cost !== 'none').map(({ tool }) => tool.name));
+  const offers = new Map<string, Offer>();
+  /**
+   * The offer of one caller's configuration, by what selects tools and shapes their schemas; a
+   * narrower configuration (a grant) gets its own, and tools/list, the instructions, every
+   * description and every next step then name only what it offers.
+   * @throws ConfigError when the configuration names a tool that does not exist.
+   */
+  function offerFor(callerConfig: Config): Offer {
+    const key = JSON.stringify([callerConfig.readOnly, callerConfig.tools ?? null, callerConfig.toolsets ?? null, callerConfig.appId ?? null]);
+    let offer = offers.get(key);
+    if (offer) return offer;
+    const offered = offeredTo(callerConfig, deps.tools);
+    const selected = offered.tools.map((tool) => prepare(tool, callerConfig, offered));
+    let listing: Tool[] | undefined;
+    offer = {
+      offered,
+      byName: new Map(selected.map((prepared) => [prepared.tool.name, prepared])),
+      // Our own tools/list, minus the "$schema" boilerplate of every entry.
+      listing: () =>
+        (listing ??= selected.map(({ tool, inputJson, outputJson }) => ({
+          name: tool.name,
+          title: tool.title,
+          description: tool.description,
+          inputSchema: inputJson() as Tool['inputSchema'],
+          outputSchema: outputJson() as Tool['outputSchema'],
+          annotations: tool.annotations,
+        }))),
+      gatedNames: new Set(selected.filter(({ tool }) => tool.cost !== 'none').map(({ tool }) => tool.name)),
+      prompts: promptsOf(callerConfig, new Set(selected.map(({ tool }) => tool.name))),
+      instructions: instructionsFor(callerConfig, offered),
+    };
+    offers.set(key, offer);
+    if (offers.size > MAX_OFFERS) offers.delete(offers.keys().next().value as string);
+    return offer;
+  }
 
   // Users are told apart by keyed hashes of their credentials: the same on every replica and every
   // stdio server sharing a store (the state secret), and never a plain hash of a secret.
@@ -209,6 +252,7 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
     return {
       scope,
       config: callerConfig,
+      offer: offerFor(callerConfig),
       log: callerLog,
       shown: { redact: wording ? (text) => wording(redact(text)) : redact, sandbox: config.sandbox },
       api: () =>
@@ -223,8 +267,8 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
     const server = new McpServer(
       { name: SERVER_NAME, version: SERVER_VERSION },
       {
-        capabilities: { tools: {}, ...(prompts.length ? { prompts: {} } : {}) },
-        instructions: INSTRUCTIONS,
+        capabilities: { tools: {}, ...(caller.offer.prompts.length ? { prompts: {} } : {}) },
+        instructions: caller.offer.instructions,
         jsonSchemaValidator: formAnswerValidator as jsonSchemaValidator,
         requestState: { verify: codec.verify },
         inputRequired: { roundTimeoutMs: config.approvalTimeoutMs },
@@ -234,9 +278,9 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
     // registrations again for every request (the SDK keeps them per instance, and createMcpHandler
     // wants a new instance per request): a request costs the one tool it calls.
     server.server.setRequestHandler('tools/call', (request, ctx) => callTool(request.params, ctx, server, caller));
-    server.server.setRequestHandler('tools/list', (_request, ctx) => ({ tools: listingFor(listTools(), gatedNames, server, ctx) }));
+    server.server.setRequestHandler('tools/list', (_request, ctx) => ({ tools: listingFor(caller.offer.listing(), caller.offer.gatedNames, server, ctx) }));
     registerViews(server);
-    for (const prompt of prompts) server.registerPrompt(prompt.name, prompt.spec, prompt.render);
+    for (const prompt of caller.offer.prompts) server.registerPrompt(prompt.name, prompt.spec, prompt.render);
     return deps.telemetry ? deps.telemetry.watch(server) : server;
   };
 
@@ -247,7 +291,7 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
    * whatever throws becomes an error result with its message.
    */
   async function callTool(params: CallToolRequestParams, ctx: ServerContext, server: McpServer, caller: Caller): Promise<CallToolResult | InputRequiredResult> {
-    const prepared = byName.get(params.name);
+    const prepared = caller.offer.byName.get(params.name);
     if (!prepared) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${params.name} not found`);
     const { tool, inputSchema, outputSchema, outputJson } = prepared;
     try {
@@ -274,6 +318,7 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
     return {
       api: await caller.api(),
       config: caller.config,
+      offered: caller.offer.offered,
       clock,
       signal: ctx.mcpReq.signal,
       shutdown,
@@ -291,12 +336,12 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
   }
 
   async function checkedCall(tool: AnyTool, inputSchema: z.ZodObject, args: unknown, ctx: ServerContext, server: McpServer, caller: Caller): Promise<ToolResult | AskApproval> {
-    const checked = checkArguments(tool.name, inputSchema, args);
-    return call(tool, config.appId ? { ...checked, app_id: config.appId } : checked, ctx, server, caller);
+    const checked = checkArguments(tool.name, inputSchema, args, caller.offer.offered);
+    return call(tool, caller.config.appId ? { ...checked, app_id: caller.config.appId } : checked, ctx, server, caller);
   }
 
   async function call(tool: AnyTool, args: Record<string, unknown>, ctx: ServerContext, server: McpServer, caller: Caller): Promise<ToolResult | AskApproval> {
-    if (config.readOnly && !tool.annotations.readOnlyHint) {
+    if (caller.config.readOnly && !tool.annotations.readOnlyHint) {
       throw new RefusedError(`${tool.name} is disabled: the server runs in read-only mode (APPMGMT_READ_ONLY). Nothing was sent.`);
     }
     if (tool.cost === 'none') {

@@ -1,5 +1,6 @@
 import type { Config } from '../config.js';
 import { strip } from '../text.js';
+import type { ToolContext } from './define.js';
 
 /** Shared formatting for text the model reads: money, counts, next calls, token estimates. */
 
@@ -25,10 +26,28 @@ export function plural(count: number, noun: string, pluralNoun = `${noun}s`): st
  * A call for the model to make next, as the tool name and its arguments in JSON. app_id is left out
  * when the server is scoped to one app (the tools then have no app_id input).
  */
-export function nextCall(config: Pick<Config, 'appId'>, tool: string, args: Record<string, string | number | boolean | undefined> = {}): string {
+export function nextCall(config: Pick<Config, 'appId'>, tool: string, args: Args = {}): string {
   const shown = Object.entries(args).filter(([name, value]) => value !== undefined && !(name === 'app_id' && config.appId));
   if (shown.length === 0) return tool;
   return `${tool} ${JSON.stringify(Object.fromEntries(shown.map(([name, value]) => [name, typeof value === 'string' ? strip(value) : value])))}`;
+}
+
+type Args = Record<string, string | number | boolean | undefined>;
+
+/** What a next step needs: the caller's app scope (for app_id) and the tools they are offered. */
+export type Steps = Pick<ToolContext, 'config' | 'offered'>;
+
+/**
+ * The step that calls `tool`: `say(call)` when this caller is offered it; otherwise a sentence saying
+ * that what it does is not offered here, and why (never the tool's name: calling it would fail).
+ */
+export function stepTo(ctx: Steps, tool: string, args: Args, say: (call: string) => string): string {
+  return ctx.offered.has(tool) ? say(nextCall(ctx.config, tool, args)) : ctx.offered.missing(tool);
+}
+
+/** A pointer to `tool` beside the main step: `say(call)` when this caller is offered it, else ''. */
+export function aside(ctx: Steps, tool: string, args: Args, say: (call: string) => string): string {
+  return ctx.offered.has(tool) ? say(nextCall(ctx.config, tool, args)) : '';
 }
 
 /**

@@ -8,6 +8,7 @@ import { createMemoryStore, type GateStore } from '../../src/gate/store.js';
 import { silentLog } from '../../src/log.js';
 import type { GatedTool, ToolContext, ToolResult } from '../../src/tools/define.js';
 import { TOOLS } from '../../src/tools/index.js';
+import { offeredTo } from '../../src/tools/offer.js';
 import { connect, type Harness } from '../helpers.js';
 
 /**
@@ -183,6 +184,7 @@ function contextWith(api: ApiClient): ToolContext {
   return {
     api,
     config: { maxDailyBudgetMicros: undefined, resolveTimeoutMs: 10_000 } as unknown as Config,
+    offered: offeredTo({ readOnly: false }),
     clock: { now: () => 1_000_000, sleep: async () => undefined },
     signal: new AbortController().signal,
     shutdown: new AbortController().signal,
