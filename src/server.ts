@@ -22,7 +22,7 @@ import type { ApiClient } from './api/client.js';
 import { listingFor, registerViews, showsViews } from './apps.js';
 import { realClock, withShutdown } from './clock.js';
 import { secretsOf, type Config } from './config.js';
-import { describeError, RefusedError } from './errors.js';
+import { describeError, ReadOnlyCredentialError, RefusedError } from './errors.js';
 import { APPROVAL_FORM, formAnswerValidator, type ApprovalChannel, type ApprovalState, type AskApproval } from './gate/approval.js';
 import { createGate, GATED_CREDENTIAL } from './gate/gate.js';
 import { checkedCanonical, gateScope } from './gate/key.js';
@@ -348,6 +348,9 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
       checkedCanonical(args); // the size limit holds for every tool, not only gated ones
       return tool.run(args, await context(ctx, caller));
     }
+    // Issue 29: a credential the service already answered as read-only gets no warning to approve.
+    const since = (await caller.api()).readOnlySince(GATED_CREDENTIAL);
+    if (since !== undefined) throw new ReadOnlyCredentialError(GATED_CREDENTIAL, since);
     const { confirm, ...request } = args;
     return gate.call(tool as GatedTool, request, confirm, await context(ctx, caller), { scope: caller.scope, approval: approvalChannel(server, ctx, caller.shown.redact), redact: caller.shown.redact });
   }

@@ -146,7 +146,9 @@ describe('gated tools against the sandbox', () => {
     it('refuses an amount other than the one the recommendation shows now, naming the current one', async () => {
       h = await connect();
       const warning = await refusedAndForgotten('apply_budget_recommendation', { ...VALID.apply_budget_recommendation!, recommended_daily_budget_micros: 90_000_000 });
-      expect(warning.text).toMatch(/^Refused: the recommendation now shows recommended_daily_budget_micros 35000000 \(35\.00 a day\), not 90000000/);
+      // Issue 29: the true reason, a figure that is not the recommendation's; no claim that the ad platform changed it.
+      expect(warning.text).toMatch(/^Refused: recommended_daily_budget_micros 90000000 \(90\.00 a day\) is not this recommendation's figure: it recommends 35000000 \(35\.00 a day\) now\. No tool here sets a daily budget of your own choosing/);
+      expect(warning.text).not.toMatch(/changed its figure/);
     });
   });
 });

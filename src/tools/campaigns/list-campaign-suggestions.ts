@@ -3,7 +3,7 @@ import type { Suggestion } from '../../api/schemas.js';
 import { idText, quote, sanitize } from '../../text.js';
 import { defineTool } from '../define.js';
 import { appId, id, whole } from '../fields.js';
-import { approxTokens, fitBudget, money, nextCall, plural } from '../format.js';
+import { approxTokens, aside, either, fitBudget, money, nextCall, plural, type Steps } from '../format.js';
 import { applyFacts, applyLine, suggestionsNext } from './budget-recommendation.js';
 
 const SEVERITY_ORDER = ['high', 'medium', 'low'];
@@ -66,7 +66,8 @@ export const listCampaignSuggestions = defineTool({
     404: "App or campaign not found. campaign_id must be the service's campaign id, not the adnet campaign ID.",
     429: 'Rate limited by the service.',
   },
-  async run({ app_id, campaign_id, skip = 0 }, { api, config, signal }) {
+  async run({ app_id, campaign_id, skip = 0 }, ctx) {
+    const { api, config, signal } = ctx;
     const all = await api.listCampaignSuggestions(app_id, campaign_id, { signal });
     const sorted = all
       .map((suggestion, index) => ({ suggestion, index }))
@@ -81,9 +82,9 @@ export const listCampaignSuggestions = defineTool({
     // The campaign's own state matters only when a suggestion would spend more on it.
     const spends = rows.some(({ fact }) => fact.recommendation_resource_name && fact.action);
     const campaign = spends ? await api.getAdCampaign(app_id, campaign_id, { signal }).catch(() => undefined) : undefined;
-    const next = suggestionsNext(config, app_id, campaign_id, rows.map(({ fact }) => fact), campaign?.status);
+    const next = suggestionsNext(ctx, app_id, campaign_id, rows.map(({ fact }) => fact), campaign?.status);
     return {
-      text: describe(campaign_id, sorted, rows, adnetIncluded, page),
+      text: describe(ctx, campaign_id, sorted, rows, adnetIncluded, page),
       next: rest > 0 ? `${next} The other ${plural(rest, 'suggestion')}: ${page.more}.` : next,
       structured: { campaign_id, count: sorted.length, adnet_included: adnetIncluded, ...grouped, ...(rest > 0 ? { next_skip: skip + rows.length } : {}) },
       view: { suggestions: rows.map(viewRow) },
@@ -158,7 +159,7 @@ function budgetMicros(suggestion: Suggestion): number | undefined {
   return isBudget && typeof value === 'number' && value > 0 ? value : undefined;
 }
 
-function describe(campaign: string, sorted: Suggestion[], rows: Row[], adnetIncluded: boolean, page: Page): string {
+function describe(ctx: Steps, campaign: string, sorted: Suggestion[], rows: Row[], adnetIncluded: boolean, page: Page): string {
   const notes = adnetIncluded
     ? []
     : ["No suggestion came from the ad platform (adnet): its recommendations may be missing because it can be unreachable, and the answer does not say so; calling again later may add them."];
@@ -180,7 +181,14 @@ function describe(campaign: string, sorted: Suggestion[], rows: Row[], adnetIncl
   });
   if (page.rest > 0) lines.push(`${plural(page.rest, 'more suggestion')} (same or lower severity) not shown: call again with skip: ${page.skip + page.shown}.`);
   if (rows.some(({ fact }) => fact.recommendation_resource_name)) {
-    notes.push('Apply a CAMPAIGN_BUDGET suggestion with apply_budget_recommendation, passing its recommendation_resource_name and recommended_daily_budget_micros as shown (the user confirms the new budget first).');
+    const apply = aside(ctx, 'apply_budget_recommendation', {}, (call) => `with ${call}, passing its recommendation_resource_name and recommended_daily_budget_micros as shown (the user confirms the new budget first)`);
+    notes.push(apply ? `Apply a CAMPAIGN_BUDGET suggestion ${apply}; no other figure can be applied.` : 'A CAMPAIGN_BUDGET suggestion can be applied only at its own figure.');
+  }
+  // Issue 29: a suggestion whose action no operation carries out (an edit_budget of the service's own,
+  // sitelinks, assets) must not read as something a tool will do.
+  const manual = [...new Set(rows.flatMap(({ fact }) => (fact.action && !fact.recommendation_resource_name ? [fact.action] : [])))];
+  if (manual.length > 0) {
+    notes.push(`No tool here carries out ${either(manual.map(idText))}: those suggestions are acted on in the service (no tool sets a budget, links or assets of your own choosing).`);
   }
   return [...lines, ...notes].join('\n');
 }
