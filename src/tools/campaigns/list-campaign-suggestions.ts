@@ -3,10 +3,13 @@ import type { Suggestion } from '../../api/schemas.js';
 import { idText, quote, sanitize } from '../../text.js';
 import { defineTool } from '../define.js';
 import { appId, id, whole } from '../fields.js';
-import { approxTokens, aside, either, fitBudget, money, nextCall, plural, type Steps } from '../format.js';
+import { approxTokens, aside, fitBudget, money, nextCall, plural, type Steps } from '../format.js';
 import { applyFacts, applyLine, suggestionsNext } from './budget-recommendation.js';
 
 const SEVERITY_ORDER = ['high', 'medium', 'low'];
+/** Issue 29: an action such as the service's own edit_budget has no operation; nothing may suggest a tool does it. */
+const MANUAL = 'These actions are done in the service; no tool here does them.';
+const MANUAL_BESIDE_APPLY = 'Actions without "to apply" are done in the service; no tool here does them.';
 // Bounds that keep one result under 2,000 tokens (issue 5): at most 30 rows and an estimated
 // token budget for them, titles of 80 characters, a description excerpt only on the most severe few.
 const MAX_SHOWN = 30;
@@ -182,13 +185,12 @@ function describe(ctx: Steps, campaign: string, sorted: Suggestion[], rows: Row[
   if (page.rest > 0) lines.push(`${plural(page.rest, 'more suggestion')} (same or lower severity) not shown: call again with skip: ${page.skip + page.shown}.`);
   if (rows.some(({ fact }) => fact.recommendation_resource_name)) {
     const apply = aside(ctx, 'apply_budget_recommendation', {}, (call) => `with ${call}, passing its recommendation_resource_name and recommended_daily_budget_micros as shown (the user confirms the new budget first)`);
-    notes.push(apply ? `Apply a CAMPAIGN_BUDGET suggestion ${apply}; no other figure can be applied.` : 'A CAMPAIGN_BUDGET suggestion can be applied only at its own figure.');
+    if (apply) notes.push(`Apply a CAMPAIGN_BUDGET suggestion ${apply}.`);
   }
   // Issue 29: a suggestion whose action no operation carries out (an edit_budget of the service's own,
   // sitelinks, assets) must not read as something a tool will do.
-  const manual = [...new Set(rows.flatMap(({ fact }) => (fact.action && !fact.recommendation_resource_name ? [fact.action] : [])))];
-  if (manual.length > 0) {
-    notes.push(`No tool here carries out ${either(manual.map(idText))}: those suggestions are acted on in the service (no tool sets a budget, links or assets of your own choosing).`);
+  if (rows.some(({ fact }) => fact.action && !fact.recommendation_resource_name)) {
+    notes.push(rows.some(({ fact }) => fact.recommendation_resource_name) ? MANUAL_BESIDE_APPLY : MANUAL);
   }
   return [...lines, ...notes].join('\n');
 }
