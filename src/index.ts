@@ -37,7 +37,6 @@ async function main(argv: string[]): Promise<void> {
   redact = redactor([...serverCredentials.filter((secret) => !simulated.has(secret)), ...secretsOf(config)]);
   const log = createLog({ level: config.logLevel, redact });
   sandboxListening?.catch(exitOnStartError);
-  if (command.sandbox) log.info(sandboxLine(config));
   if (command.name === 'http') return runHttp(config, log, redact, command, envCredentials, sandboxListening);
 
   const [{ createServerFactory, trackCalls }, { serveStdio }] = await Promise.all([import('./server.js'), import('./transports/stdio.js')]);
@@ -50,6 +49,8 @@ async function main(argv: string[]): Promise<void> {
   // With --sandbox, tool calls that come before the sandbox listens wait for it.
   const factory = createServerFactory({ config, log, store, shutdown: shutdown.signal, calls, stateSecret: config.stateSecret, audit, telemetry, ...(sandboxListening ? { ready: sandboxListening } : {}) });
   const { done, stop } = serveStdio(factory, { log, calls, shutdown });
+  // For a person at a terminal (npm run sandbox); an MCP client's pipe gets no extra line.
+  if (command.sandbox && process.stdin.isTTY) log.info(sandboxLine(config));
   // Listened to after the transport's own listener, so the input (the client's initialize) has been handled first.
   process.stdin.once('data', () => inputRead());
   // As when stdin closes: calls on their way upstream are cancelled and answer OUTCOME UNKNOWN before the exit.
@@ -103,6 +104,7 @@ async function runHttp(
     abortRequests,
   });
   log.info(`serving MCP on ${http.url}/mcp (health: ${http.url}/healthz, readiness: ${http.url}/readyz)${config.stateUrl ? '; gate state in Redis' : ''}`);
+  if (command.sandbox) log.info(sandboxLine({ ...config, ...fallbackCredentials }));
   const stop = () =>
     void http
       .drain()
