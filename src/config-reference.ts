@@ -28,7 +28,8 @@ const BOTH: readonly Mode[] = ['stdio', 'http'];
 const STDIO: readonly Mode[] = ['stdio'];
 const HTTP: readonly Mode[] = ['http'];
 /** Over HTTP each request brings its own credentials; src/index.ts drops the server's own. */
-const CREDENTIAL_NOTE = "`http` ignores it (each request brings its user's credentials in headers) and says so at start-up. With `--sandbox` the sandbox's demo credential replaces it.";
+const CREDENTIAL_NOTE =
+  "`http` ignores it (each request brings its user's credentials in headers) and says so at start-up. With `--sandbox` the sandbox's demo credential replaces it, unless it is one of the sandbox's own (`pat_demo_owner_ro` and `key_demo_owner_ro` are its read-only ones).";
 const BOOLEAN = '`true` or `false` (also `1`/`0`, `yes`/`no`, any letter case)';
 
 /** Everything about each variable that ENV_VARS and the schema do not say. */
