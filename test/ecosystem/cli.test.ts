@@ -7,7 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENV_VARS } from '../../src/config.js';
-import { DEFAULT_WORLD } from '../../src/sandbox/default-world.js';
+import { defaultWorld } from '../../src/sandbox/built-in-world.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/http.js';
 import { TOOLS } from '../../src/tools/index.js';
 import { BIN, cleanEnv, runNode, startRaw, type Exit } from '../process.js';
@@ -69,7 +69,7 @@ describe('the command line', () => {
     const { stdout } = await run(['--help']);
     expect(stdout).toContain('to try its read-only ones, also set\n                            APPMGMT_ACCESS_TOKEN=pat_demo_owner_ro APPMGMT_API_KEY=key_demo_owner_ro');
     // The names --help prints are the built-in world's read-only credentials.
-    const { access_tokens, personal_api_keys } = DEFAULT_WORLD.credentials;
+    const { access_tokens, personal_api_keys } = defaultWorld().credentials;
     expect(access_tokens.find((token) => token.token === 'pat_demo_owner_ro')?.permission).toBe('read_only');
     expect(personal_api_keys.find((key) => key.key === 'key_demo_owner_ro')?.permission).toBe('read_only');
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Campaign } from '../../api/schemas.js';
-import { idText, quote, sanitize } from '../../text.js';
+import { idText, quote, sanitize, sentText } from '../../text.js';
 import { defineTool, type Warning } from '../define.js';
 import { aside, DAYS_PER_MONTH, money, stepTo } from '../format.js';
 import { campaignInput, planCampaign, type CampaignPlan } from './campaign-body.js';
@@ -75,7 +75,7 @@ function warning(args: Args, plan: CampaignPlan): Warning {
   }
   details.push('It may start PAUSED (when conversion tracking is not verified): then nothing is spent until it is enabled in the service.');
   return {
-    action: `Create ${args.campaign_type} ad campaign ${quote(args.campaign_name, 80)} on app ${idText(args.app_id)} at the ad platform (adnet)`,
+    action: `Create ${args.campaign_type} ad campaign ${sentText(args.campaign_name, 80).text} on app ${idText(args.app_id)} at the ad platform (adnet)`,
     cost: `daily budget ${money(daily)} in the account currency${underOneUnit(daily)}, roughly ${money(Math.round(daily * DAYS_PER_MONTH))} a month${moneyText(plan.settingsMoney)}; real money once it serves.`,
     details,
   };
