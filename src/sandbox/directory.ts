@@ -68,10 +68,6 @@ export function sandboxCredentials(world: World, given: Partial<DemoCredentials>
   };
 }
 
-/** The sandbox world's credentials: simulated and published, so results may name them. */
-export function isSandboxCredential(directory: SandboxDirectory | undefined, secret: string): boolean {
-  return directory?.credentials?.some((credential) => credential.value === secret) === true;
-}
 
 /** The world's `demo` credentials, or else an owner's full-access token and personal API key. */
 export function demoCredentials(world: World): DemoCredentials {

@@ -17,11 +17,6 @@ export function money(micros: number): string {
 /** Average days per month, for "roughly per month" estimates. */
 export const DAYS_PER_MONTH = 30.4;
 
-/** "a", "a or b", "a, b or c". */
-export function either(items: readonly string[]): string {
-  return items.length > 1 ? `${items.slice(0, -1).join(', ')} or ${items.at(-1)}` : (items[0] ?? '');
-}
-
 /** The text with its first letter in upper case: a sentence built from optional parts. */
 export function capitalized(text: string): string {
   return text ? `${text[0]!.toUpperCase()}${text.slice(1)}` : text;
@@ -32,6 +27,8 @@ export function plural(count: number, noun: string, pluralNoun = `${noun}s`): st
   return `${count} ${count === 1 ? noun : pluralNoun}`;
 }
 
+type Args = Record<string, string | number | boolean | undefined>;
+
 /**
  * A call for the model to make next, as the tool name and its arguments in JSON. app_id is left out
  * when the server is scoped to one app (the tools then have no app_id input).
@@ -41,8 +38,6 @@ export function nextCall(config: Pick<Config, 'appId'>, tool: string, args: Args
   if (shown.length === 0) return tool;
   return `${tool} ${JSON.stringify(Object.fromEntries(shown.map(([name, value]) => [name, typeof value === 'string' ? strip(value) : value])))}`;
 }
-
-type Args = Record<string, string | number | boolean | undefined>;
 
 /** What a next step needs: the caller's app scope (for app_id) and the tools they are offered. */
 export type Steps = Pick<ToolContext, 'config' | 'offered'>;
