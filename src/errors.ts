@@ -73,9 +73,10 @@ export function isReadOnlyRefusal(error: unknown): error is ApiError {
 
 /**
  * A write not sent, because the service already answered this caller's credential as read-only
- * (issue 29): it would refuse this too, so nothing is asked of the person and nothing is sent.
+ * (issue 29): it would refuse this too, so nothing is asked of the person and nothing is sent. A
+ * refusal, so a gate that meets it on a confirmed call knows nothing went out.
  */
-export class ReadOnlyCredentialError extends AppError {
+export class ReadOnlyCredentialError extends RefusedError {
   override name = 'ReadOnlyCredentialError';
   constructor(
     readonly credential: SentCredential,
