@@ -28,7 +28,10 @@ const ALL: readonly Target[] = ['stdio', 'http', 'sandbox'];
 const MCP: readonly Target[] = ['stdio', 'http'];
 
 const FLAGS = {
-  '--sandbox': { for: MCP, help: 'use the built-in sandbox with demo credentials' },
+  '--sandbox': {
+    for: MCP,
+    help: `use the built-in sandbox with demo credentials; to try its read-only ones, also set\n${' '.repeat(28)}APPMGMT_ACCESS_TOKEN=pat_demo_owner_ro APPMGMT_API_KEY=key_demo_owner_ro`,
+  },
   '--sandbox-world': { value: 'FILE', for: ALL, help: 'load the sandbox world from a JSON file' },
   '--read-only': { for: MCP, help: 'register only the read tools (also APPMGMT_READ_ONLY=true)' },
   '--app-id': { value: 'ID', for: MCP, help: 'scope every tool to one app (also APPMGMT_APP_ID)' },

@@ -30,7 +30,8 @@ const BOTH: readonly Mode[] = ['stdio', 'http'];
 const STDIO: readonly Mode[] = ['stdio'];
 const HTTP: readonly Mode[] = ['http'];
 /** Over HTTP each request brings its own credentials; src/index.ts drops the server's own. */
-const CREDENTIAL_NOTE = "`http` ignores it (each request brings its user's credentials in headers) and says so at start-up. With `--sandbox` the sandbox's demo credential replaces it.";
+const CREDENTIAL_NOTE =
+  "`http` ignores it (each request brings its user's credentials in headers) and says so at start-up. With `--sandbox` the sandbox's demo credential replaces it, unless it is one of the sandbox's own (`pat_demo_owner_ro` and `key_demo_owner_ro` are its read-only ones).";
 /** What a variable flagged `secret` promises, and asks of whoever sets it. */
 const SECRET_TEXT = 'the server never shows it (a URL only without its password): results, errors, log and audit lines name the variable at most. Keep it out of files others can read, and mark it secret where a client asks (`sensitive` in manifest.json, `isSecret` in server.json).';
 const BOOLEAN = '`true` or `false` (also `1`/`0`, `yes`/`no`, any letter case)';

@@ -1,3 +1,4 @@
+import type { SandboxDirectory } from './sandbox/directory.js';
 import { z } from 'zod';
 import { ConfigError } from './errors.js';
 import { unfilledPlaceholder } from './placeholder.js';
@@ -336,8 +337,8 @@ export interface Config {
   auditLog?: string;
   /** OAuth for `http` (APPMGMT_OAUTH_*); unset: off. */
   oauth?: OAuthConfig;
-  /** In the sandbox: the demo workspace, its apps and groups, which check_connection shows. */
-  sandboxDirectory?: { workspace_id: string; apps: Array<{ id: string; name: string }>; groups: Array<{ id: string; name: string }> };
+  /** In the sandbox: the demo workspace, its apps, groups and credentials, which check_connection shows (sandbox/directory.ts). */
+  sandboxDirectory?: SandboxDirectory;
 }
 
 export interface OAuthConfig {
@@ -588,10 +589,14 @@ export function stateDatabase(stateUrl: string): number {
   return Number(new URL(stateUrl).pathname.replace(/^\//, '') || '0');
 }
 
-/** The secrets to redact from every text the server emits. */
+/**
+ * The secrets to redact from every text the server emits. The sandbox world's own credentials are
+ * simulated and published (check_connection names them), so they are not among them.
+ */
 export function secretsOf(config: Config): string[] {
   const statePassword = config.stateUrl && URL.canParse(config.stateUrl) ? decoded(new URL(config.stateUrl).password) : undefined;
+  const simulated = new Set(config.sandboxDirectory?.credentials?.map((credential) => credential.value));
   return [config.accessToken, config.apiKey, config.monitoringApiKey, config.stateSecret, statePassword, ...(config.oauth?.sealKeys ?? [])].filter(
-    (secret): secret is string => typeof secret === 'string' && secret.length >= 4,
+    (secret): secret is string => typeof secret === 'string' && secret.length >= 4 && !simulated.has(secret),
   );
 }

@@ -40,15 +40,51 @@ export class RefusedError extends AppError {
   override name = 'RefusedError';
 }
 
+/** A credential the service may answer as read-only: the one a request carried in its own header. */
+export type SentCredential = 'accessToken' | 'apiKey';
+
+/** Who a credential is, in the configuration's words (an HTTP caller's wording rewrites them into headers). */
+const CREDENTIAL_NAME: Record<SentCredential, string> = {
+  accessToken: 'the access token (APPMGMT_ACCESS_TOKEN)',
+  apiKey: 'the API key (APPMGMT_API_KEY)',
+};
+
 /** The API answered with a non-2xx status. */
 export class ApiError extends Error {
   override name = 'ApiError';
+  /** The credential the request carried, when it carried a personal one (set by the API client). */
+  credential?: SentCredential;
   constructor(
     readonly status: number,
     readonly body: unknown,
     readonly retryAfterSeconds?: number,
   ) {
     super(`API answered ${status}`);
+  }
+}
+
+/** The service's code when a read-only credential asks for an operation it may not (spec 5, rule 4). */
+export const READ_ONLY_CODE = 'read_only_credential_route_not_allowed';
+
+/** The service answered that this request's credential is read-only. */
+export function isReadOnlyRefusal(error: unknown): error is ApiError {
+  return error instanceof ApiError && error.status === 403 && JSON.stringify(error.body ?? '').includes(READ_ONLY_CODE);
+}
+
+/**
+ * A write not sent, because the service already answered this caller's credential as read-only
+ * (issue 29): it would refuse this too, so nothing is asked of the person and nothing is sent. A
+ * refusal, so a gate that meets it on a confirmed call knows nothing went out.
+ */
+export class ReadOnlyCredentialError extends RefusedError {
+  override name = 'ReadOnlyCredentialError';
+  constructor(
+    readonly credential: SentCredential,
+    readonly since: number,
+  ) {
+    super(
+      `NOT SENT: ${CREDENTIAL_NAME[credential]} is read-only. The service answered a request with it at ${new Date(since).toISOString()} with 403 ${READ_ONLY_CODE}, and it refuses every change made with a read-only credential, so nothing was sent and nothing needs confirming. Most reads still work (the service refuses read-only credentials on email templates and group shares). To make this change, the user needs a full-access credential, or makes it in the service.`,
+    );
   }
 }
 
@@ -101,8 +137,6 @@ const GENERIC_HINTS: Record<number, string> = {
   429: 'Rate limit exceeded.',
 };
 
-const READ_ONLY_CODE = 'read_only_credential_route_not_allowed';
-
 /** Validation entries shown; a 422 can list thousands. */
 const MAX_VALIDATION_LINES = 10;
 
@@ -149,9 +183,10 @@ const WHERE_APP_IDS_COME_FROM =
 /** Text for an API error, for one tool: status, meaning, the upstream reason, and whether retrying helps. */
 export function describeApiError(error: ApiError, hints: StatusHints = {}): string {
   const { status, body } = error;
-  if (status === 403 && JSON.stringify(body ?? '').includes(READ_ONLY_CODE)) {
+  if (isReadOnlyRefusal(error)) {
+    const which = error.credential ? CREDENTIAL_NAME[error.credential] : 'the credential';
     return [
-      `403 ${READ_ONLY_CODE}: the token is read-only and this operation needs a full-access one.`,
+      `403 ${READ_ONLY_CODE}: ${which} is read-only and this operation needs a full-access one. This server now says so before any change made with it, without sending it.`,
       hints.read_only ?? 'Set APPMGMT_ACCESS_TOKEN to a full_access personal access token. Retrying will not help.',
     ].join('\n');
   }

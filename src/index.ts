@@ -5,6 +5,7 @@ import { createLog, type Log } from './log.js';
 import { redactor, type Redact } from './text.js';
 import { startTelemetry } from './observe/telemetry.js';
 import type { AttachedSandbox } from './sandbox/attach.js';
+import type { SandboxCredential } from './sandbox/directory.js';
 import type { World } from './sandbox/world.js';
 import { SERVER_NAME, SERVER_VERSION } from './version.js';
 
@@ -31,7 +32,9 @@ async function main(argv: string[]): Promise<void> {
   let inputRead: () => void = () => undefined;
   const firstInput = command.name === 'http' ? undefined : new Promise<void>((resolve) => (inputRead = resolve));
   const sandboxListening = command.sandbox ? (await attachSandbox(config, command.sandboxWorld, firstInput)).listening : undefined;
-  redact = redactor([...serverCredentials, ...secretsOf(config)]);
+  // With --sandbox, a credential the environment set and the sandbox kept is one of its published ones.
+  const simulated = new Set(config.sandboxDirectory?.credentials?.map((credential) => credential.value));
+  redact = redactor([...serverCredentials.filter((secret) => !simulated.has(secret)), ...secretsOf(config)]);
   const log = createLog({ level: config.logLevel, redact });
   sandboxListening?.catch(exitOnStartError);
   if (command.name === 'http') return runHttp(config, log, redact, command, envCredentials, sandboxListening);
@@ -47,6 +50,8 @@ async function main(argv: string[]): Promise<void> {
   // With --sandbox, tool calls that come before the sandbox listens wait for it.
   const factory = createServerFactory({ config, log, store, allowanceStore, shutdown: shutdown.signal, calls, stateSecret: config.stateSecret, audit, telemetry, ...(sandboxListening ? { ready: sandboxListening } : {}) });
   const { done, stop } = serveStdio(factory, { log, calls, shutdown });
+  // For a person at a terminal (npm run sandbox); an MCP client's pipe gets no extra line.
+  if (command.sandbox && process.stdin.isTTY) log.info(sandboxLine(config));
   // Listened to after the transport's own listener, so the input (the client's initialize) has been handled first.
   process.stdin.once('data', () => inputRead());
   // As when stdin closes: calls on their way upstream are cancelled and answer OUTCOME UNKNOWN before the exit.
@@ -107,6 +112,7 @@ async function runHttp(
   });
   log.info(`serving MCP on ${http.url}/mcp (health: ${http.url}/healthz, readiness: ${http.url}/readyz)${config.stateUrl ? '; gate state in Redis' : ''}`);
   if (config.oauth) log.info(`OAuth sign-in on: clients connect to ${config.oauth.issuer}/mcp; people disconnect at ${config.oauth.issuer}/oauth/disconnect`);
+  if (command.sandbox && fallbackCredentials) log.info(sandboxLine({ ...config, ...fallbackCredentials }));
   const stop = () =>
     void http
       .drain()
@@ -232,6 +238,8 @@ async function runSandboxOnly(portText: string | undefined, worldFile: string | 
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError('--port must be a whole number from 0 to 65535');
   const sandbox = await startSandboxWith(worldFile ? await readWorld(worldFile) : undefined, { port, control: true });
   const { accessToken, apiKey, monitoringApiKey } = sandbox.simulation.credentials;
+  const { directoryOf } = await import('./sandbox/directory.js');
+  const readOnly = readOnlyOf(directoryOf(sandbox.simulation.world, accessToken).credentials);
   process.stderr.write(
     [
       `Sandbox API listening on ${sandbox.url} (simulated service; Ctrl+C stops it).`,
@@ -239,6 +247,7 @@ async function runSandboxOnly(portText: string | undefined, worldFile: string | 
       `  APPMGMT_ACCESS_TOKEN=${accessToken}`,
       `  APPMGMT_API_KEY=${apiKey}`,
       `  APPMGMT_MONITORING_API_KEY=${monitoringApiKey}`,
+      ...(readOnly ? [`Read-only, to see what a read-only credential can do: ${readOnly}`] : []),
       `Control: POST ${sandbox.url}/_sandbox/reset | /_sandbox/advance {"ms":60000} | /_sandbox/scenario {"name":"..."}`,
       '',
     ].join('\n'),
@@ -246,6 +255,23 @@ async function runSandboxOnly(portText: string | undefined, worldFile: string | 
   const stop = () => void sandbox.close().then(() => process.exit(0));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+}
+
+/** "APPMGMT_ACCESS_TOKEN=pat_demo_owner_ro APPMGMT_API_KEY=key_demo_owner_ro": the demo user's read-only credentials, as settings. */
+function readOnlyOf(credentials: SandboxCredential[] | undefined): string {
+  const variable = { 'access token': 'APPMGMT_ACCESS_TOKEN', 'API key': 'APPMGMT_API_KEY' } as const;
+  return (credentials ?? [])
+    .filter((credential) => credential.demo && credential.permission === 'read_only')
+    .map((credential) => `${variable[credential.kind]}=${credential.value}`)
+    .join(' ');
+}
+
+/** The --sandbox start-up line: the credentials in use with their permission, and the read-only ones to try (issue 29). */
+function sandboxLine(config: Config): string {
+  const credentials = config.sandboxDirectory?.credentials ?? [];
+  const permission = (value: string | undefined) => (credentials.find((credential) => credential.value === value)?.permission === 'read_only' ? 'read-only' : 'full access');
+  const toTry = readOnlyOf(credentials.filter((credential) => credential.value !== config.accessToken && credential.value !== config.apiKey));
+  return `sandbox: a simulated service, with access token ${config.accessToken} (${permission(config.accessToken)}) and API key ${config.apiKey} (${permission(config.apiKey)})${toTry ? `; to try read-only ones, start with ${toTry}` : ''}`;
 }
 
 /** Start-up failed (a bad setting, a bad world file, a sandbox that cannot listen): the reason on stderr, exit code 2. */

@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { ApiError, AppError, CancelledError, ConfigError, InputError, UnreachableError } from './errors.js';
+import { ApiError, AppError, CancelledError, ConfigError, InputError, isReadOnlyRefusal, ReadOnlyCredentialError, UnreachableError } from './errors.js';
 import { mapStrings, strip, type Redact } from './text.js';
 import type { ToolResult } from './tools/define.js';
 
@@ -47,6 +47,9 @@ export function presentError(text: string, next: string, options: Shown): CallTo
 
 /** The next step after a call of `tool` ended with `error`; the error's text says the details. */
 export function nextAfter(error: unknown, tool: string): string {
+  if (error instanceof ReadOnlyCredentialError || isReadOnlyRefusal(error)) {
+    return `Tell the user this credential is read-only: ${tool} needs a full-access one, and calling again will not help. Most reads still work with it.`;
+  }
   if (error instanceof InputError) return `Correct ${error.field} as the error says, then call ${tool} again.`;
   if (error instanceof ApiError) {
     if (error.status === 429) return `Wait as the error says, then call ${tool} again.`;

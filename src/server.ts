@@ -22,14 +22,14 @@ import type { ApiClient } from './api/client.js';
 import { registerViews, UI_EXTENSION, withArguments, withViews } from './apps.js';
 import { realClock, withShutdown } from './clock.js';
 import { secretsOf, type Config } from './config.js';
-import { describeError, RefusedError } from './errors.js';
+import { describeError, ReadOnlyCredentialError, RefusedError } from './errors.js';
 import { APPROVAL_FORM, formAnswerValidator, type ApprovalChannel, type ApprovalState, type AskApproval } from './gate/approval.js';
 import { createAllowance } from './gate/allowance.js';
 import { createMemoryAllowanceStore, type AllowanceStore } from './gate/allowance-store.js';
 import { createGate, GATED_CREDENTIAL } from './gate/gate.js';
 import { checkedCanonical, gateScope, scopeDigest } from './gate/key.js';
 import { createMemoryStore, type GateStore } from './gate/store.js';
-import { INSTRUCTIONS } from './instructions.js';
+import { instructionsFor } from './instructions.js';
 import type { AuditTrail } from './observe/audit.js';
 import type { Telemetry } from './observe/telemetry.js';
 import { redactingLog, type Log } from './log.js';
@@ -38,9 +38,9 @@ import { nextAfter, present, presentError, type Shown } from './result.js';
 import { redactor, sanitize } from './text.js';
 import { checkArguments } from './tools/arguments.js';
 import { inputSchemaOf, jsonSchemaOf, outputSchemaOf } from './tools/contract.js';
-import type { AnyTool, Clock, GatedTool, ToolContext, ToolResult } from './tools/define.js';
+import type { AnyTool, Clock, GatedTool, Offered, ToolContext, ToolResult } from './tools/define.js';
 import type { Bound } from './auth/grant.js';
-import { selectTools } from './tools/index.js';
+import { offeredTo, shownSchema, shownTool } from './tools/offer.js';
 import { SERVER_NAME, SERVER_VERSION } from './version.js';
 
 export interface ServerDeps {
@@ -122,7 +122,8 @@ export function trackCalls(): Calls {
 interface Caller {
   scope: string;
   config: Config;
-  offering: Offering;
+  /** The tools this caller's configuration selects, and everything built from them. */
+  offer: Offer;
   log: Log;
   shown: Shown;
   api(): Promise<ApiClient>;
@@ -138,32 +139,43 @@ interface PreparedTool {
   outputJson(): Record<string, unknown>;
 }
 
-function prepare(tool: AnyTool, config: Config): PreparedTool {
-  const inputSchema = inputSchemaOf(tool, config);
-  const outputSchema = outputSchemaOf(tool);
+/**
+ * One tool as a caller of one selection is shown it: texts without sentences naming tools the
+ * selection leaves out (offer.ts), and the schemas of its app scope.
+ */
+function prepare(tool: AnyTool, config: Config, offered: Offered): PreparedTool {
+  const shown = shownTool(tool, offered);
+  const inputSchema = inputSchemaOf(shown, config);
+  const outputSchema = outputSchemaOf(shown);
   let input: Record<string, unknown> | undefined;
   let output: Record<string, unknown> | undefined;
   return {
-    tool,
+    tool: shown,
     inputSchema,
     outputSchema,
-    inputJson: () => (input ??= jsonSchemaOf(inputSchema, 'input')),
-    outputJson: () => (output ??= jsonSchemaOf(outputSchema, 'output')),
+    inputJson: () => (input ??= shownSchema(jsonSchemaOf(inputSchema, 'input'), offered)),
+    outputJson: () => (output ??= shownSchema(jsonSchemaOf(outputSchema, 'output'), offered)),
   };
 }
 
-/** Callers whose API clients are kept between requests (a team's worth); the oldest goes first. */
-const MAX_CALLERS = 1_000;
-/** Distinct narrowings (read-only, toolsets, app) whose tool lists are kept; the least recently used goes first. */
-const MAX_OFFERINGS = 64;
-
-/** What one narrowing of the configuration offers: its tools (schemas built once), tools/list, prompts. */
-interface Offering {
+/** What one selection of tools offers its callers: built once per distinct selection, and kept. */
+interface Offer {
+  offered: Offered;
   byName: Map<string, PreparedTool>;
-  listTools(): Tool[];
+  /** tools/list, built on first request from the very schemas the calls are checked with. */
+  listing(): Tool[];
   prompts: ReturnType<typeof promptsOf>;
+  instructions: string;
 }
 
+/**
+ * Distinct selections kept (read-only or not, toolsets, tools, app): the configuration's own, and
+ * one per narrower grant (issue 26); the oldest goes first.
+ */
+const MAX_OFFERS = 100;
+
+/** Callers whose API clients are kept between requests (a team's worth); the oldest goes first. */
+const MAX_CALLERS = 1_000;
 /** The server's configuration narrowed by a grant's bound: read-only stays, toolsets intersect, an app scope stays or is added. */
 export function narrowed(config: Config, bound: Bound): Config {
   const toolsets = !bound.toolsets ? config.toolsets : !config.toolsets ? bound.toolsets : config.toolsets.filter((set) => bound.toolsets!.includes(set));
@@ -192,16 +204,26 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
     ttlSeconds: Math.ceil(config.approvalTimeoutMs / 1000) + 60,
   });
 
-  /** The tools, listing and prompts a configuration offers: `selectTools` over the caller's own configuration. */
-  function offer(offered: Config): Offering {
-    const selected = selectTools(offered, deps.tools).map((tool) => prepare(tool, offered));
-    // Our own tools/list, built on first request from the very schemas the calls are checked with,
-    // minus the "$schema" boilerplate of every entry.
+  const offers = new Map<string, Offer>();
+  /**
+   * The offer of one caller's configuration, by what selects tools and shapes their schemas; a
+   * narrower configuration (a grant) gets its own, and tools/list, the instructions, every
+   * description and every next step then name only what it offers.
+   * @throws ConfigError when the configuration names a tool that does not exist.
+   */
+  function offerFor(callerConfig: Config): Offer {
+    const key = JSON.stringify([callerConfig.readOnly, callerConfig.tools ?? null, callerConfig.toolsets ?? null, callerConfig.appId ?? null]);
+    let offer = offers.get(key);
+    if (offer) return offer;
+    const offered = offeredTo(callerConfig, deps.tools);
+    const selected = offered.tools.map((tool) => prepare(tool, callerConfig, offered));
     let listing: Tool[] | undefined;
     const gatedNames = new Set(selected.filter(({ tool }) => tool.cost !== 'none').map(({ tool }) => tool.name));
-    return {
+    offer = {
+      offered,
       byName: new Map(selected.map((prepared) => [prepared.tool.name, prepared])),
-      listTools: () =>
+      // Our own tools/list, minus the "$schema" boilerplate of every entry.
+      listing: () =>
         (listing ??= withViews(
           selected.map(({ tool, inputJson, outputJson }) => ({
             name: tool.name,
@@ -213,20 +235,12 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
           })),
           gatedNames,
         )),
-      prompts: promptsOf(offered, new Set(selected.map(({ tool }) => tool.name))),
+      prompts: promptsOf(callerConfig, new Set(selected.map(({ tool }) => tool.name))),
+      instructions: instructionsFor(callerConfig, offered),
     };
-  }
-  const serverOffering = offer(config);
-  const offerings = new Map<string, Offering>();
-  /** The offering of a narrowed configuration, built once per distinct narrowing. */
-  function offeringFor(offered: Config): Offering {
-    if (offered.readOnly === config.readOnly && offered.toolsets === config.toolsets && offered.appId === config.appId) return serverOffering;
-    const key = JSON.stringify([offered.readOnly, offered.toolsets ?? null, offered.appId ?? null]);
-    const found = offerings.get(key) ?? offer(offered);
-    offerings.delete(key); // re-inserted last: insertion order is use order
-    offerings.set(key, found);
-    if (offerings.size > MAX_OFFERINGS) offerings.delete(offerings.keys().next().value as string);
-    return found;
+    offers.set(key, offer);
+    if (offers.size > MAX_OFFERS) offers.delete(offers.keys().next().value as string);
+    return offer;
   }
 
   // Users are told apart by keyed hashes of their credentials: the same on every replica and every
@@ -260,7 +274,7 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
     return {
       scope,
       config: callerConfig,
-      offering: offeringFor(callerConfig),
+      offer: offerFor(callerConfig),
       log: callerLog,
       shown: { redact: wording ? (text) => wording(redact(text)) : redact, sandbox: config.sandbox },
       api: () =>
@@ -276,8 +290,8 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
       { name: SERVER_NAME, version: SERVER_VERSION },
       {
         // The views (apps.ts): hosts look for the extension here before they show a server's views.
-        capabilities: { tools: {}, ...(caller.offering.prompts.length ? { prompts: {} } : {}), extensions: { [UI_EXTENSION]: {} } },
-        instructions: INSTRUCTIONS,
+        capabilities: { tools: {}, ...(caller.offer.prompts.length ? { prompts: {} } : {}), extensions: { [UI_EXTENSION]: {} } },
+        instructions: caller.offer.instructions,
         jsonSchemaValidator: formAnswerValidator as jsonSchemaValidator,
         requestState: { verify: codec.verify },
         inputRequired: { roundTimeoutMs: config.approvalTimeoutMs },
@@ -287,9 +301,9 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
     // registrations again for every request (the SDK keeps them per instance, and createMcpHandler
     // wants a new instance per request): a request costs the one tool it calls.
     server.server.setRequestHandler('tools/call', (request, ctx) => callTool(request.params, ctx, server, caller));
-    server.server.setRequestHandler('tools/list', () => ({ tools: caller.offering.listTools() }));
+    server.server.setRequestHandler('tools/list', () => ({ tools: caller.offer.listing() }));
     registerViews(server);
-    for (const prompt of caller.offering.prompts) server.registerPrompt(prompt.name, prompt.spec, prompt.render);
+    for (const prompt of caller.offer.prompts) server.registerPrompt(prompt.name, prompt.spec, prompt.render);
     return deps.telemetry ? deps.telemetry.watch(server) : server;
   };
 
@@ -300,10 +314,10 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
    * whatever throws becomes an error result with its message.
    */
   async function callTool(params: CallToolRequestParams, ctx: ServerContext, server: McpServer, caller: Caller): Promise<CallToolResult | InputRequiredResult> {
-    const prepared = caller.offering.byName.get(params.name);
+    const prepared = caller.offer.byName.get(params.name);
     if (!prepared) {
       // Offered by this server but not to this caller: the grant they connected with leaves it out.
-      if (serverOffering.byName.has(params.name)) return outsideGrant(params.name, caller);
+      if (offerFor(config).byName.has(params.name)) return outsideGrant(params.name, caller);
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${params.name} not found`);
     }
     const { tool, inputSchema, outputSchema, outputJson } = prepared;
@@ -331,6 +345,7 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
     return {
       api: await caller.api(),
       config: caller.config,
+      offered: caller.offer.offered,
       clock,
       signal: ctx.mcpReq.signal,
       shutdown,
@@ -349,9 +364,8 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
   }
 
   async function checkedCall(tool: AnyTool, inputSchema: z.ZodObject, args: unknown, ctx: ServerContext, server: McpServer, caller: Caller): Promise<ToolResult | AskApproval> {
-    const checked = checkArguments(tool.name, inputSchema, args);
-    const appId = caller.config.appId;
-    return call(tool, appId ? { ...checked, app_id: appId } : checked, ctx, server, caller);
+    const checked = checkArguments(tool.name, inputSchema, args, caller.offer.offered);
+    return call(tool, caller.config.appId ? { ...checked, app_id: caller.config.appId } : checked, ctx, server, caller);
   }
 
   async function call(tool: AnyTool, args: Record<string, unknown>, ctx: ServerContext, server: McpServer, caller: Caller): Promise<ToolResult | AskApproval> {
@@ -362,6 +376,9 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
       checkedCanonical(args); // the size limit holds for every tool, not only gated ones
       return withArguments(await tool.run(args, await context(ctx, caller)), args, caller.config.appId !== undefined);
     }
+    // Issue 29: a credential the service already answered as read-only gets no warning to approve.
+    const since = (await caller.api()).readOnlySince(GATED_CREDENTIAL);
+    if (since !== undefined) throw new ReadOnlyCredentialError(GATED_CREDENTIAL, since);
     const { confirm, ...request } = args;
     return gate.call(tool as GatedTool, request, confirm, await context(ctx, caller), { scope: caller.scope, approval: approvalChannel(server, ctx, caller.shown.redact), redact: caller.shown.redact });
   }

@@ -43,6 +43,25 @@ export function quote(text: string | null | undefined, max = 200): string {
   return `"${sanitize(text ?? '', max).replace(QUOTES, "'")}"`;
 }
 
+// What JSON.stringify leaves as it is but a reader cannot see or read in place: DEL and C1 controls,
+// the invisible and reordering characters, and the line and paragraph separators.
+const UNSEEN = /[\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff]|\udb40[\udc00-\udc7f]/g;
+const escapeUnit = (unit: string) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`;
+
+/**
+ * A value a warning says is sent, written as the JSON string that carries it: quote marks, line
+ * breaks and backslashes as JSON escapes them, and characters a reader could not see as \u
+ * escapes, which JSON reads as the same characters. Nothing is folded or collapsed, so "exactly what
+ * is sent" is exactly that (issue 29); it can never close its own quotes. Past `max` characters the
+ * string stops, an ellipsis follows its closing quote, and `whole` is false.
+ */
+export function sentText(value: string, max: number): { text: string; whole: boolean } {
+  const chars = Array.from(value);
+  const whole = chars.length <= max;
+  const json = JSON.stringify(whole ? value : chars.slice(0, max).join('')).replace(UNSEEN, (found) => found.split('').map(escapeUnit).join(''));
+  return { text: whole ? json : `${json}${ELLIPSIS}`, whole };
+}
+
 /** An ID the API wrote: shown bare when it looks like an ID, otherwise as quoted data. */
 export function idText(value: string): string {
   const clean = sanitize(value, 100);

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { approxTokens } from '../src/tools/format.js';
-import { idText, limit, quote, redactor, sanitize, sentence, strip, WITHHELD } from '../src/text.js';
+import { idText, limit, quote, redactor, sanitize, sentence, sentText, strip, WITHHELD } from '../src/text.js';
 import { base64Decoded, hexDecoded, unescaped, viewsOf } from './views-oracle.js';
 import { READ_FIXTURES } from '../bench/fixtures.mjs';
 
@@ -151,6 +151,7 @@ describe('linear time on megabyte input', () => {
     ['1 MiB of hex', 'a'.repeat(MIB)],
     ['1 MiB of base64 in lines', 'QUFBQUFB\n'.repeat(MIB / 9)],
     ['1 MiB of quote look-alikes', '\u201d\u00bb\u{1f676}'.repeat(MIB / 4)],
+    ['1 MiB of hidden characters and tags', '\u200b\u{e0041}\u0085'.repeat(MIB / 4)],
   ];
 
   it.each(INPUTS)('redacts %s within the budget', (_name, text) => {
@@ -158,7 +159,8 @@ describe('linear time on megabyte input', () => {
   });
 
   it.each(INPUTS)('sanitizes, quotes, strips, limits and counts %s within the budget', (_name, text) => {
-    for (const run of [() => sanitize(text), () => quote(text), () => strip(text), () => limit(text, 200), () => idText(text), () => sentence(text), () => approxTokens(text)]) {
+    const runs = [() => sanitize(text), () => quote(text), () => strip(text), () => limit(text, 200), () => idText(text), () => sentence(text), () => approxTokens(text), () => sentText(text, 2 * MIB)];
+    for (const run of runs) {
       expect(cpuMs(run)).toBeLessThan(CPU_BUDGET_MS);
     }
   });

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { mapStrings, quote, redactor, sanitize, sentence, strip } from '../src/text.js';
+import { mapStrings, quote, redactor, sanitize, sentence, sentText, strip } from '../src/text.js';
 
 const SECRET = 'pat_Zx9-secret+/value_42';
 
@@ -101,5 +101,27 @@ describe('redactor speed', () => {
     const out = redact(`data:image/png;base64,${run}${Buffer.from(SECRET).toString('base64')}${run}`);
     // A regex that backtracks needs some 10^10 steps here and would never finish within the test timeout.
     expect(out).toBe('data:image/png;base64,[redacted]');
+  });
+});
+
+describe('sentText', () => {
+  it('shows a value as the JSON string that sends it: quote marks kept (escaped), nothing folded or collapsed', () => {
+    const value = 'Say "hi"  twice\nthen \'bye\' \\ done';
+    const shown = sentText(value, 100);
+    expect(shown).toEqual({ text: JSON.stringify(value), whole: true });
+    expect(JSON.parse(shown.text)).toBe(value);
+  });
+
+  it('escapes what a reader could not see, as JSON reads it back, and never leaves its quotes open', () => {
+    const value = `a\u202eb\u200bc\u{e0041}d\u0085e\u2028f"`;
+    const shown = sentText(value, 100);
+    expect(shown.text).toBe('"a\\u202eb\\u200bc\\udb40\\udc41d\\u0085e\\u2028f\\""');
+    expect(JSON.parse(shown.text)).toBe(value);
+    expect(strip(shown.text)).toBe(shown.text);
+  });
+
+  it('stops after max characters, never inside a pair, with the ellipsis after the closing quote', () => {
+    expect(sentText('abcdef', 3)).toEqual({ text: '"abc"…', whole: false });
+    expect(sentText('ab😀cd', 3)).toEqual({ text: '"ab😀"…', whole: false });
   });
 });

@@ -1,5 +1,5 @@
 import type { Config } from '../config.js';
-import { ApiError, CancelledError, ConfigError, UnreachableError } from '../errors.js';
+import { ApiError, CancelledError, ConfigError, isReadOnlyRefusal, ReadOnlyCredentialError, UnreachableError, type SentCredential } from '../errors.js';
 import type { Log } from '../log.js';
 import type { Redact } from '../text.js';
 import { realClock } from '../clock.js';
@@ -48,6 +48,12 @@ const MAX_RETRY_AFTER_SECONDS = 20;
 /** Our answers are small JSON documents; 5 MiB decoded is a broken or hostile upstream. */
 export const MAX_ANSWER_BYTES = 5 * 1024 * 1024;
 const backoffMs = (attempt: number) => 500 * 2 ** (attempt - 1);
+/**
+ * How long a credential the service answered as read-only is remembered (issue 29): its permission
+ * is set when it is made, and a different credential is a different caller; the hour only bounds a
+ * mistake's reach.
+ */
+export const READ_ONLY_REMEMBERED_MS = 60 * 60_000;
 
 const CREDENTIAL_VARIABLE: Record<Exclude<Credential, 'none'>, string> = {
   accessToken: 'APPMGMT_ACCESS_TOKEN',
@@ -98,6 +104,14 @@ export function createApiClient(options: ApiClientOptions) {
   const retryDelayMs = options.retryDelayMs ?? backoffMs;
   const maxWaitMs = (options.maxRetryAfterSeconds ?? MAX_RETRY_AFTER_SECONDS) * 1000;
   const wait = options.sleep ?? realClock.sleep;
+  /** When the service answered each of this caller's credentials as read-only: at most two entries. */
+  const readOnly = new Map<SentCredential, number>();
+  const readOnlySince = (credential: SentCredential): number | undefined => {
+    const since = readOnly.get(credential);
+    if (since === undefined || context.now() - since < READ_ONLY_REMEMBERED_MS) return since;
+    readOnly.delete(credential);
+    return undefined;
+  };
 
   /**
    * Sends a request and returns its validated answer.
@@ -106,6 +120,10 @@ export function createApiClient(options: ApiClientOptions) {
    */
   async function send<T>(request: ApiRequest<T>, call: CallOptions): Promise<T> {
     const target = { url: urlOf(request), headers: headersOf(request), timeoutMs: request.timeoutMs ?? config.timeoutMs };
+    const credential = sentCredential(request, target.headers);
+    // A change with a credential the service already answered as read-only would be refused too: not sent.
+    const since = credential && request.method !== 'get' ? readOnlySince(credential) : undefined;
+    if (credential && since !== undefined) throw new ReadOnlyCredentialError(credential, since);
     const abort = linkAbort(target.timeoutMs, { cancel: call.signal, shutdown: options.shutdown });
     try {
       for (let retry = 1; ; retry++) {
@@ -113,6 +131,10 @@ export function createApiClient(options: ApiClientOptions) {
         await announceSend({ method: request.method, url: target.url, query: request.query, json: request.json, requestId: target.headers['x-request-id'] });
         const attempt = await attemptOnce(request, target, abort, retry - 1);
         if ('value' in attempt) return attempt.value;
+        if (attempt.error instanceof ApiError && credential) {
+          attempt.error.credential = credential;
+          if (isReadOnlyRefusal(attempt.error)) readOnly.set(credential, context.now());
+        }
         const ms = request.retry && retry <= MAX_RETRIES ? waitBefore(retry, attempt.error, attempt.waitMs, abort) : undefined;
         if (ms === undefined) throw attempt.error;
         log.debug(`retry ${retry} of ${label(request)} in ${Math.round(ms)} ms after: ${attempt.error.message}`);
@@ -166,6 +188,12 @@ export function createApiClient(options: ApiClientOptions) {
     return { accept: 'application/json', ...Object.fromEntries(extra), ...auth };
   }
 
+  /** The personal credential a request's headers carry (the monitoring key aside: it has no read-only form). */
+  function sentCredential(request: ApiRequest<unknown>, headers: Record<string, string>): SentCredential | undefined {
+    if (request.credential === 'monitoringApiKey' || request.credential === 'none') return undefined;
+    return headers.authorization ? 'accessToken' : headers.api_key ? 'apiKey' : undefined;
+  }
+
   /** The header that carries an operation's credential. @throws ConfigError naming the variable to set. */
   function authOf(credential: Credential): Record<string, string> {
     if (credential === 'none') return {};
@@ -185,6 +213,8 @@ export function createApiClient(options: ApiClientOptions) {
   // Money, credits and permanent deletes are never retried (retry: false); reads and writes that are
   // safe to repeat are (the service-facts note for each says why).
   return {
+    /** When the service answered `credential` as read-only (403 read_only_credential_route_not_allowed), within the last hour. */
+    readOnlySince,
     // Application emails and templates
     customizeAppEmail: async (appId: string, emailType: string, call: CallOptions = {}) =>
       send({ method: 'post', path: paths.customizeAppEmail(appId, emailType), credential: token, schema: CustomizedEmailSchema, retry: true }, call),

@@ -1,6 +1,6 @@
 import type { Config } from '../config.js';
 import { defaultWorld } from './built-in-world.js';
-import { demoCredentials, directoryOf } from './directory.js';
+import { directoryOf, sandboxCredentials } from './directory.js';
 import type { World } from './world.js';
 
 /** The sandbox inside the MCP server (`--sandbox`), attached to its configuration. */
@@ -27,7 +27,7 @@ export interface AttachOptions {
  */
 export function attachSandbox(config: Config, options: AttachOptions): AttachedSandbox {
   const world = options.world ?? defaultWorld();
-  const credentials = demoCredentials(world);
+  const credentials = sandboxCredentials(world, config);
   Object.assign(config, { ...credentials, sandbox: true, sandboxDirectory: directoryOf(world, credentials.accessToken) } satisfies Partial<Config>);
   const listening = Promise.resolve(options.after)
     .then(() => new Promise<void>((turn) => setImmediate(turn)))

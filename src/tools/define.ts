@@ -21,9 +21,23 @@ export interface Clock {
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
+/**
+ * The tools one caller is offered: what their configuration selects (read-only mode, --tools,
+ * --toolsets; an OAuth grant narrows the same settings). A result names only these; for another it
+ * says that what it does is not offered here, and why.
+ */
+export interface Offered {
+  has(tool: string): boolean;
+  /** One sentence: what `tool` does is not offered by this server, and why. Never the tool's name. */
+  missing(tool: string): string;
+}
+
 export interface ToolContext {
   api: ApiClient;
+  /** The caller's configuration: the server's, narrowed for this caller. */
   config: Config;
+  /** The tools this caller is offered. */
+  offered: Offered;
   clock: Clock;
   /** Aborts when the client cancels the MCP request. */
   signal: AbortSignal;

@@ -1,5 +1,6 @@
 import type { Config } from '../config.js';
 import { strip } from '../text.js';
+import type { ToolContext } from './define.js';
 
 /** Shared formatting for text the model reads: money, counts, next calls, token estimates. */
 
@@ -16,19 +17,42 @@ export function money(micros: number): string {
 /** Average days per month, for "roughly per month" estimates. */
 export const DAYS_PER_MONTH = 30.4;
 
+/** The text with its first letter in upper case: a sentence built from optional parts. */
+export function capitalized(text: string): string {
+  return text ? `${text[0]!.toUpperCase()}${text.slice(1)}` : text;
+}
+
 /** "1 group" / "3 groups". */
 export function plural(count: number, noun: string, pluralNoun = `${noun}s`): string {
   return `${count} ${count === 1 ? noun : pluralNoun}`;
 }
 
+type Args = Record<string, string | number | boolean | undefined>;
+
 /**
  * A call for the model to make next, as the tool name and its arguments in JSON. app_id is left out
  * when the server is scoped to one app (the tools then have no app_id input).
  */
-export function nextCall(config: Pick<Config, 'appId'>, tool: string, args: Record<string, string | number | boolean | undefined> = {}): string {
+export function nextCall(config: Pick<Config, 'appId'>, tool: string, args: Args = {}): string {
   const shown = Object.entries(args).filter(([name, value]) => value !== undefined && !(name === 'app_id' && config.appId));
   if (shown.length === 0) return tool;
   return `${tool} ${JSON.stringify(Object.fromEntries(shown.map(([name, value]) => [name, typeof value === 'string' ? strip(value) : value])))}`;
+}
+
+/** What a next step needs: the caller's app scope (for app_id) and the tools they are offered. */
+export type Steps = Pick<ToolContext, 'config' | 'offered'>;
+
+/**
+ * The step that calls `tool`: `say(call)` when this caller is offered it; otherwise a sentence saying
+ * that what it does is not offered here, and why (never the tool's name: calling it would fail).
+ */
+export function stepTo(ctx: Steps, tool: string, args: Args, say: (call: string) => string): string {
+  return ctx.offered.has(tool) ? say(nextCall(ctx.config, tool, args)) : ctx.offered.missing(tool);
+}
+
+/** A pointer to `tool` beside the main step: `say(call)` when this caller is offered it, else ''. */
+export function aside(ctx: Steps, tool: string, args: Args, say: (call: string) => string): string {
+  return ctx.offered.has(tool) ? say(nextCall(ctx.config, tool, args)) : '';
 }
 
 /**
@@ -96,4 +120,34 @@ export function today(now: number): string {
 /** "Today is 2026-11-25 (UTC)." */
 export function todayLine(now: number): string {
   return `Today is ${today(now)} (UTC).`;
+}
+
+const DAY_MS = 86_400_000;
+const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+
+/** A week, Monday to Sunday, in UTC: from its Monday (included) until the next Monday (excluded), as dates. */
+export interface Week {
+  from: string;
+  until: string;
+}
+
+/** This week and the coming one, Monday to Sunday in UTC, around `now`. */
+export function weeksOf(now: number): { this_week: Week; next_week: Week } {
+  const day = Math.floor(now / DAY_MS) * DAY_MS;
+  const monday = day - ((new Date(day).getUTCDay() + 6) % 7) * DAY_MS;
+  const date = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+  return {
+    this_week: { from: date(monday), until: date(monday + 7 * DAY_MS) },
+    next_week: { from: date(monday + 7 * DAY_MS), until: date(monday + 14 * DAY_MS) },
+  };
+}
+
+/**
+ * Today with its weekday, and next week's range as the tools take it (issue 29): "next week" is the
+ * coming Monday to Sunday, in UTC, the zone every result states, so no model computes it alone.
+ */
+export function weekLine(now: number): string {
+  const { next_week } = weeksOf(now);
+  const sunday = new Date(Date.parse(next_week.until) - DAY_MS).toISOString().slice(0, 10);
+  return `Today is ${WEEKDAYS[new Date(now).getUTCDay()]} ${today(now)} (UTC); next week, Monday ${next_week.from} to Sunday ${sunday}, is from ${next_week.from} until ${next_week.until}.`;
 }

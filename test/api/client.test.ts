@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createApiClient } from '../../src/api/client.js';
-import { ApiError, CancelledError, ConfigError, UnreachableError } from '../../src/errors.js';
+import { createApiClient, READ_ONLY_REMEMBERED_MS } from '../../src/api/client.js';
+import { ApiError, CancelledError, ConfigError, ReadOnlyCredentialError, UnreachableError } from '../../src/errors.js';
 import { silentLog } from '../../src/log.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/http.js';
 import { sandboxConfig } from '../helpers.js';
@@ -17,6 +17,24 @@ describe('api client', () => {
   });
   afterAll(() => sandbox.close());
   beforeEach(() => sandbox.reset());
+
+  it('remembers a credential the service answered as read-only for an hour, and sends no change with it meanwhile', async () => {
+    let now = 1_000_000;
+    const api = createApiClient({ config: sandboxConfig(sandbox, { accessToken: 'pat_demo_owner_ro' }), log: silentLog, retryDelayMs: () => 0, now: () => now });
+    const refused = await api.pauseAdCampaign('app_demo', 'cmp_demo').catch((error: unknown) => error);
+    expect(refused).toMatchObject({ status: 403, credential: 'accessToken' });
+    expect(api.readOnlySince('accessToken')).toBe(now);
+    expect(api.readOnlySince('apiKey')).toBeUndefined();
+    const sent = sandbox.requests.length;
+    await expect(api.resumeAdCampaign('app_demo', 'cmp_demo')).rejects.toBeInstanceOf(ReadOnlyCredentialError);
+    // Reads still go: some work with a read-only token, and those that do not say so themselves.
+    await expect(api.getAdCampaign('app_demo', 'cmp_demo')).resolves.toMatchObject({ id: 'cmp_demo' });
+    expect(sandbox.requests).toHaveLength(sent + 1);
+    now += READ_ONLY_REMEMBERED_MS;
+    expect(api.readOnlySince('accessToken')).toBeUndefined();
+    await expect(api.resumeAdCampaign('app_demo', 'cmp_demo')).rejects.toMatchObject({ status: 403 });
+    expect(sandbox.requests).toHaveLength(sent + 2);
+  });
 
   it('retries a GET on 503 at most twice', async () => {
     sandbox.script({ status: 503, times: 2 });

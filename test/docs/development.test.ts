@@ -146,6 +146,10 @@ describe('docs/development.md', () => {
         void exited.then((code) => reject(new Error(`exited (${code}): ${stderr}`)));
       });
       expect(Object.keys(printed)).toEqual(['APPMGMT_BASE_URL', 'APPMGMT_ACCESS_TOKEN', 'APPMGMT_API_KEY', 'APPMGMT_MONITORING_API_KEY']);
+      // Issue 29: the read-only credentials are named too, and the service answers a change with one as read-only.
+      expect(stderr).toContain('Read-only, to see what a read-only credential can do: APPMGMT_ACCESS_TOKEN=pat_demo_owner_ro APPMGMT_API_KEY=key_demo_owner_ro\n');
+      const refused = await fetch(`${printed.APPMGMT_BASE_URL}${paths.pauseAdCampaign('app_demo', 'cmp_demo')}`, { method: 'POST', headers: { authorization: 'Bearer pat_demo_owner_ro' } });
+      expect([refused.status, await refused.text()]).toEqual([403, expect.stringContaining('read_only_credential_route_not_allowed')]);
       const reset = await fetch(`${printed.APPMGMT_BASE_URL}/_sandbox/reset`, { method: 'POST' });
       expect(reset.ok).toBe(true);
       const job = await fetch(`${printed.APPMGMT_BASE_URL}${paths.listSocialPosts('app_demo')}`, { headers: { api_key: printed.APPMGMT_API_KEY! } });

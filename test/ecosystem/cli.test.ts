@@ -7,6 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENV_VARS } from '../../src/config.js';
+import { defaultWorld } from '../../src/sandbox/built-in-world.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/http.js';
 import { TOOLS } from '../../src/tools/index.js';
 import { BIN, cleanEnv, runNode, startRaw, type Exit } from '../process.js';
@@ -62,6 +63,41 @@ describe('the command line', () => {
     for (const flag of ['--sandbox', '--sandbox-world', '--read-only', '--app-id', '--tools', '--port', '--version']) expect(stdout).toContain(flag);
     for (const name of Object.keys(ENV_VARS)) expect(stdout).toContain(name);
     expect(stdout).toMatch(/sandbox \[--port N\]/);
+  });
+
+  it("--help names the sandbox's read-only credentials, and --sandbox serves with them when they are set", async () => {
+    const { stdout } = await run(['--help']);
+    expect(stdout).toContain('to try its read-only ones, also set\n                            APPMGMT_ACCESS_TOKEN=pat_demo_owner_ro APPMGMT_API_KEY=key_demo_owner_ro');
+    // The names --help prints are the built-in world's read-only credentials.
+    const { access_tokens, personal_api_keys } = defaultWorld().credentials;
+    expect(access_tokens.find((token) => token.token === 'pat_demo_owner_ro')?.permission).toBe('read_only');
+    expect(personal_api_keys.find((key) => key.key === 'key_demo_owner_ro')?.permission).toBe('read_only');
+
+    const server = await startRaw(['--sandbox'], { APPMGMT_ACCESS_TOKEN: 'pat_demo_owner_ro' });
+    try {
+      const answer = (await server.request('tools/call', { name: 'check_connection', arguments: {} })).result as { content: Array<{ text: string }> };
+      expect(answer.content[0]?.text).toContain('Permission level: access token READ-ONLY, API key full access (as the sandbox records them).');
+      expect(answer.content[0]?.text).toContain("The sandbox's read-only credentials, to see what one can do: start the server with APPMGMT_API_KEY=key_demo_owner_ro.");
+      // Over a client's pipe, no start-up line: stderr stays the client's log of real events.
+      expect(server.stderr()).not.toContain('info: sandbox:');
+    } finally {
+      server.child.kill('SIGTERM');
+      await server.exited;
+    }
+    // A team's sandbox over HTTP says which credentials serve, with their permission, and the read-only ones to try.
+    const child = spawn(process.execPath, [BIN, 'http', '--sandbox', '--port', '0'], { env: { ...cleanEnv(), APPMGMT_ACCESS_TOKEN: 'pat_demo_owner_ro' } });
+    let stderr = '';
+    await new Promise<void>((resolve, reject) => {
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk;
+        if (stderr.includes('info: sandbox:') && stderr.endsWith('\n')) resolve();
+      });
+      child.on('close', (code) => reject(new Error(`exited (${code}): ${stderr}`)));
+    });
+    child.kill('SIGTERM');
+    expect(stderr).toContain(
+      'info: sandbox: a simulated service, with access token pat_demo_owner_ro (read-only) and API key key_demo_owner (full access); to try read-only ones, start with APPMGMT_API_KEY=key_demo_owner_ro\n',
+    );
   });
 
   it('--version prints the package version on stdout and exits 0', async () => {

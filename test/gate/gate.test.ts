@@ -5,6 +5,7 @@ import {
   ApiError,
   CancelledError,
   InputError,
+  ReadOnlyCredentialError,
   StateStoreUnavailableError,
   UnexpectedAnswerError,
   UnreachableError,
@@ -280,6 +281,14 @@ describe('the confirmation gate', () => {
       await gate.call(tool, { amount: 5 }, undefined, ctx);
       await expect(gate.call(tool, { amount: 5 }, true, ctx)).rejects.toBeInstanceOf(ApiError);
       expect((await gate.call(tool, { amount: 5 }, undefined, ctx)).text).not.toMatch(/Earlier attempt/);
+    });
+
+    it('treats a change the API client did not send (its credential answered read-only meanwhile) as nothing sent', async () => {
+      const { gate, ctx } = setup();
+      const { tool } = fakeTool(() => Promise.reject(new ReadOnlyCredentialError('accessToken', 1_000_000)));
+      await gate.call(tool, { amount: 5 }, undefined, ctx);
+      await expect(gate.call(tool, { amount: 5 }, true, ctx)).rejects.toBeInstanceOf(ReadOnlyCredentialError);
+      expect((await gate.call(tool, { amount: 5 }, undefined, ctx)).text).not.toMatch(/Earlier attempt|OUTCOME UNKNOWN/);
     });
 
     it('settles an unknown outcome once a later attempt gets a clean answer', async () => {

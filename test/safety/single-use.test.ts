@@ -72,10 +72,13 @@ describe('one warning allows exactly one request, through a real client', () => 
     expect(writes(h)[0]?.body).toMatchObject({ campaign_settings: { language_code: 'en', pass_through_key: 'kept' } });
   });
 
-  it('shows a long campaign name whole, quoted and without hidden characters', async () => {
+  it('shows a long campaign name whole, exactly as sent, with its quote marks and hidden characters escaped', async () => {
     h = await connect();
     const name = `${'Spring sale '.repeat(20)}"end"\u202e\u{e0041}`;
     const warning = await h.call('create_ad_campaign', { ...GATED_SAMPLES.create_ad_campaign, campaign_name: name });
-    expect(warning.text).toContain(`- campaign_name: "${'Spring sale '.repeat(20)}'end'"`);
+    // Issue 29: the JSON that is sent, quote marks kept (escaped), hidden characters as the \u escapes JSON reads as them.
+    expect(warning.text).toContain(`- campaign_name: "${'Spring sale '.repeat(20)}\\"end\\"\\u202e\\udb40\\udc41"`);
+    expect(warning.text).toContain('Request body (exactly what is sent):');
+    expect(warning.text).not.toMatch(/[\u202e]|\udb40/);
   });
 });

@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadConfig, type Config } from '../../src/config.js';
+import { loadConfig, secretsOf, type Config } from '../../src/config.js';
 import { silentLog } from '../../src/log.js';
 import { attachSandbox, type AttachOptions } from '../../src/sandbox/attach.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/http.js';
@@ -38,6 +38,20 @@ describe('the sandbox attached to the server (--sandbox)', () => {
     expect(config.sandboxDirectory?.workspace_id).toBe('ws_demo');
     expect(config.baseUrl).toBeUndefined();
     expect(attached.listening).toBeInstanceOf(Promise);
+  });
+
+  it("keeps a credential the environment set when it is one of the sandbox world's own, and replaces any other", () => {
+    const config = loadConfig({ APPMGMT_ACCESS_TOKEN: 'pat_demo_owner_ro', APPMGMT_API_KEY: 'a-real-key-never-sent-to-the-sandbox' });
+    attachSandbox(config, { start: () => new Promise(() => undefined) });
+    expect(config).toMatchObject({ accessToken: 'pat_demo_owner_ro', apiKey: 'key_demo_owner', monitoringApiKey: 'key_demo_owner' });
+    // The world's credentials are simulated and published: results may name them, so they are not redacted.
+    expect(secretsOf(config)).toEqual([]);
+    expect(config.sandboxDirectory?.credentials?.filter((credential) => credential.demo)).toEqual([
+      { kind: 'access token', value: 'pat_demo_owner', permission: 'full_access', demo: true },
+      { kind: 'access token', value: 'pat_demo_owner_ro', permission: 'read_only', demo: true },
+      { kind: 'API key', value: 'key_demo_owner', permission: 'full_access', demo: true },
+      { kind: 'API key', value: 'key_demo_owner_ro', permission: 'read_only', demo: true },
+    ]);
   });
 
   it('answers initialize while the sandbox is still starting, and holds tool calls until it listens', async () => {

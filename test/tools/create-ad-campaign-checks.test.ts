@@ -103,7 +103,7 @@ describe('create_ad_campaign checks before the warning', () => {
       const args = { app_id: 'app_demo', campaign_id: 'cmp_demo', recommendation_resource_name: 'customers/1/campaignBudgetRecommendations/2', recommended_daily_budget_micros: 15 };
       const result = await h.call('apply_budget_recommendation', args);
       expect(result.text).toBe(
-        'Invalid input: recommended_daily_budget_micros: 15 is 0.000015 a day, too small to be a recommended budget: pass the micros list_campaign_suggestions shows, unchanged (1000000 = 1.00, so 15.00 a day is 15000000). Nothing was sent.',
+        'Invalid input: recommended_daily_budget_micros: 15 is 0.000015 a day, too small to be a recommended budget: pass the micros the suggestion shows, unchanged (1000000 = 1.00, so 15.00 a day is 15000000). Nothing was sent.',
       );
       expect(h.sandbox.requests).toHaveLength(0);
     });

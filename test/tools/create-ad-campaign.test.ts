@@ -158,7 +158,7 @@ describe('create_ad_campaign', () => {
       expect(result.text).toMatchInlineSnapshot(`
         "Created campaign cmp_1 ("Spring sale", PERFORMANCE_MAX) on app app_demo; adnet id: still being pushed to the ad platform.
         Status: PAUSED: created but not serving, because conversion tracking is not verified; nothing is spent until it is enabled in the service.
-        Next: Read its status with get_ad_campaign {"app_id":"app_demo","campaign_id":"cmp_1"} (do not assume it serves), and its suggestions with list_campaign_suggestions once it has run a few days."
+        Next: Read its status with get_ad_campaign {"app_id":"app_demo","campaign_id":"cmp_1"} (do not assume it serves). Its suggestions: list_campaign_suggestions, once it has run a few days."
       `);
     });
 
@@ -347,7 +347,7 @@ describe('create_ad_campaign', () => {
         "Created campaign cmp_1 ("Spring sale", PERFORMANCE_MAX) on app app_demo; adnet id 20123456789.
         Status: ENABLED: serving once the ad platform allows it; it spends up to about the daily budget each day.
         Ad platform: review UNDER_REVIEW; primary status LIMITED; reasons CAMPAIGN_BUDGET_LIMITED; learning period ends 2026-11-16T09:00:00Z.
-        Next: Read its status with get_ad_campaign {"app_id":"app_demo","campaign_id":"cmp_1"} (do not assume it serves), and its suggestions with list_campaign_suggestions once it has run a few days."
+        Next: Read its status with get_ad_campaign {"app_id":"app_demo","campaign_id":"cmp_1"} (do not assume it serves). Its suggestions: list_campaign_suggestions, once it has run a few days."
       `);
     });
 

@@ -84,11 +84,15 @@ describe('customize_app_email', () => {
     });
 
     it('names the read-only token as the cause of a 403 read_only_credential_route_not_allowed', async () => {
-      h.sandbox.script({ status: 403, body: { detail: 'read_only_credential_route_not_allowed' } });
-      const result = await h.call('customize_app_email', { app_id: 'app_demo', email_type: 'password_reset' });
-      expect(result.isError).toBe(true);
-      expect(result.text).toContain('the token is read-only and this operation needs a full-access one');
-      expect(result.text).toContain('APPMGMT_ACCESS_TOKEN');
+      // Its own harness: the client remembers a read-only token, and this file's harness keeps the full-access one.
+      const ro = await connect({ config: { accessToken: 'pat_demo_owner_ro' } });
+      try {
+        const result = await ro.call('customize_app_email', { app_id: 'app_demo', email_type: 'password_reset' });
+        expect(result.isError).toBe(true);
+        expect(result.text).toContain('the access token (APPMGMT_ACCESS_TOKEN) is read-only and this operation needs a full-access one');
+      } finally {
+        await ro.close();
+      }
     });
 
     it('retries a 429 twice, then gives the limit and when to retry', async () => {

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { whole } from '../../src/tools/fields.js';
-import { approxTokens, fitBudget, money, nextCall, today, todayLine } from '../../src/tools/format.js';
+import { approxTokens, fitBudget, money, nextCall, today, todayLine, weekLine, weeksOf } from '../../src/tools/format.js';
 
 describe('money', () => {
   it.each([
@@ -76,5 +76,18 @@ describe('whole', () => {
     expect([skip.safeParse(0).success, skip.safeParse(49).success]).toEqual([true, true]);
     expect([skip.safeParse(-1).success, skip.safeParse(50).success, skip.safeParse(2.5).success]).toEqual([false, false, false]);
     expect(z.toJSONSchema(skip)).toEqual({ $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'integer' });
+  });
+});
+
+describe('weeks', () => {
+  it.each([
+    ['2026-11-25T04:30:00Z', 'Wednesday', { from: '2026-11-23', until: '2026-11-30' }, { from: '2026-11-30', until: '2026-12-07' }],
+    ['2026-11-29T23:59:59Z', 'Sunday', { from: '2026-11-23', until: '2026-11-30' }, { from: '2026-11-30', until: '2026-12-07' }],
+    ['2026-11-30T00:00:00Z', 'Monday', { from: '2026-11-30', until: '2026-12-07' }, { from: '2026-12-07', until: '2026-12-14' }],
+    ['2026-12-31T12:00:00Z', 'Thursday', { from: '2026-12-28', until: '2027-01-04' }, { from: '2027-01-04', until: '2027-01-11' }],
+  ])('on %s (%s), this week and next run Monday to Sunday in UTC', (at, weekday, thisWeek, nextWeek) => {
+    const now = Date.parse(at);
+    expect(weeksOf(now)).toEqual({ this_week: thisWeek, next_week: nextWeek });
+    expect(weekLine(now)).toMatch(new RegExp(`^Today is ${weekday} ${at.slice(0, 10)} \\(UTC\\); next week, Monday ${nextWeek.from} to Sunday \\d{4}-\\d{2}-\\d{2}, is from ${nextWeek.from} until ${nextWeek.until}\\.$`));
   });
 });

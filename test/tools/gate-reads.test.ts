@@ -8,6 +8,7 @@ import { createMemoryStore, type GateStore } from '../../src/gate/store.js';
 import { silentLog } from '../../src/log.js';
 import type { GatedTool, ToolContext, ToolResult } from '../../src/tools/define.js';
 import { TOOLS } from '../../src/tools/index.js';
+import { offeredTo } from '../../src/tools/offer.js';
 import { connect, type Harness } from '../helpers.js';
 
 /**
@@ -145,7 +146,9 @@ describe('gated tools against the sandbox', () => {
     it('refuses an amount other than the one the recommendation shows now, naming the current one', async () => {
       h = await connect();
       const warning = await refusedAndForgotten('apply_budget_recommendation', { ...VALID.apply_budget_recommendation!, recommended_daily_budget_micros: 90_000_000 });
-      expect(warning.text).toMatch(/^Refused: the recommendation now shows recommended_daily_budget_micros 35000000 \(35\.00 a day\), not 90000000/);
+      // Issue 29: the true reason, a figure that is not the recommendation's; no claim that the ad platform changed it.
+      expect(warning.text).toMatch(/^Refused: recommended_daily_budget_micros 90000000 \(90\.00 a day\) is not this recommendation's figure: it recommends 35000000 \(35\.00 a day\) now\. No tool here sets a daily budget of your own choosing/);
+      expect(warning.text).not.toMatch(/changed its figure/);
     });
   });
 });
@@ -183,6 +186,7 @@ function contextWith(api: ApiClient): ToolContext {
   return {
     api,
     config: { maxDailyBudgetMicros: undefined, resolveTimeoutMs: 10_000 } as unknown as Config,
+    offered: offeredTo({ readOnly: false }),
     clock: { now: () => 1_000_000, sleep: async () => undefined },
     signal: new AbortController().signal,
     shutdown: new AbortController().signal,

@@ -134,7 +134,7 @@ describe('get_scheduling_job', () => {
       expect(result.text).not.toContain('Nothing more is needed');
       expect(result.structured).toMatchObject({
         approved_waiting: 2,
-        next: 'If the user wants them published too, call start_scheduling_posts {"app_id":"app_demo","scheduled_from":"2026-11-12T00:00:00Z","scheduled_until":"2026-11-14T00:00:00Z"}.',
+        next: 'Only if the user wants them published too, call start_scheduling_posts {"app_id":"app_demo","scheduled_from":"2026-11-12T00:00:00Z","scheduled_until":"2026-11-14T00:00:00Z"} (all of them; a narrower range takes fewer).',
       });
     });
 

@@ -312,7 +312,7 @@ describe('list_campaign_suggestions', () => {
       h.sandbox.script({ status: 403, body: { detail: 'read_only_credential_route_not_allowed' } });
       const result = await h.call('list_campaign_suggestions', args);
       expect(result.isError).toBe(true);
-      expect(result.text).toContain('the token is read-only');
+      expect(result.text).toContain('the access token (APPMGMT_ACCESS_TOKEN) is read-only');
     });
 
     it('retries a 429 twice, then says when to retry', async () => {

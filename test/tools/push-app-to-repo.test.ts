@@ -43,7 +43,7 @@ describe('push_app_to_repo', () => {
     expect(result.isError).toBe(true);
     expect(result.text).toMatchInlineSnapshot(`
       "Push FAILED for app app_demo: "The repository has commits the app does not have. Pull the changes, then push again."
-      Next: If the repository moved on, call pull_repo_changes {"app_id":"app_demo"} first; if the connection is revoked or in error, reconnect it in the service; then call push_app_to_repo again."
+      Next: If the repository moved on, call pull_repo_changes {"app_id":"app_demo"} first. If the connection is revoked or in error, reconnect it in the service. Then call push_app_to_repo again."
     `);
   });
 

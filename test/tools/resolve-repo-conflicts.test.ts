@@ -111,13 +111,13 @@ describe('resolve_repo_conflicts', () => {
         "CONFIRMATION NEEDED. Nothing was sent.
         Run an AI turn over the conflicted files of app app_demo and publish the resolution on the repository's default branch.
         It can take minutes: this server waits up to 10 s and sends progress meanwhile.
-        Cost: the credits of one AI turn, two if the repository moves on while publishing (one automatic retry).
+        Cost: the credits of one AI turn, two if the repository moves on while publishing (the service then retries once; this server never resends it).
         Next: Show this to the user; only if they agree, call resolve_repo_conflicts again with the same arguments plus confirm: true within 10 minutes."
       `);
       expect(result.structured).toEqual({
         confirmation_needed: true,
         action: "Run an AI turn over the conflicted files of app app_demo and publish the resolution on the repository's default branch",
-        cost: 'the credits of one AI turn, two if the repository moves on while publishing (one automatic retry).',
+        cost: 'the credits of one AI turn, two if the repository moves on while publishing (the service then retries once; this server never resends it).',
         next: 'Show this to the user; only if they agree, call resolve_repo_conflicts again with the same arguments plus confirm: true within 10 minutes.',
       });
     });

@@ -59,10 +59,15 @@ describe('share_app_with_groups', () => {
     expect(result.text).toContain('list_group_shares {"app_id":"app_demo"} shows those already shared');
   });
 
-  it('names the usual roles, and which one is view only, in the role description', async () => {
+  it('names the roles the service documents, user (the default) and admin, and where an app\'s own are learned', async () => {
     const { tools } = await h.client.listTools();
     const role = (tools.find((tool) => tool.name === 'share_app_with_groups')?.inputSchema.properties as Record<string, { description?: string }>).role;
-    expect(role?.description).toMatch(/user \(default, view only\), editor, admin/);
+    expect(role?.description).toBe("For every group: user (the default) or admin; an app may define others (a refused role's error names them).");
+    // Issue 29: "editor" was offered, and an app that defines only user and admin refused it.
+    const refused = await h.call('share_app_with_groups', { app_id: 'app_shop', group_ids: ['grp_sales'], role: 'editor' });
+    expect(refused.isError).toBe(true);
+    expect(refused.text).toContain("422: The role is not one of this app's roles; no group was shared. The service's answer below names the roles it accepts");
+    expect(refused.text).toContain("- body.role: Input should be one of 'user', 'admin'");
   });
 
   it('shows the share_id of a newly shared group when the answer carries one', async () => {
@@ -157,10 +162,15 @@ describe('share_app_with_groups', () => {
     });
 
     it('names the read-only token as the cause of a 403 read_only_credential_route_not_allowed', async () => {
-      h.sandbox.script({ status: 403, body: { detail: 'read_only_credential_route_not_allowed' } });
-      const result = await h.call('share_app_with_groups', { app_id: 'app_demo', group_ids: ['grp_sales'] });
-      expect(result.isError).toBe(true);
-      expect(result.text).toContain('the token is read-only and this operation needs a full-access one');
+      // Its own harness: the client remembers a read-only token, and this file's harness keeps the full-access one.
+      const ro = await connect({ config: { accessToken: 'pat_demo_owner_ro' } });
+      try {
+        const result = await ro.call('share_app_with_groups', { app_id: 'app_demo', group_ids: ['grp_sales'] });
+        expect(result.isError).toBe(true);
+        expect(result.text).toContain('the access token (APPMGMT_ACCESS_TOKEN) is read-only and this operation needs a full-access one');
+      } finally {
+        await ro.close();
+      }
     });
 
     it('retries a 429 twice, then gives the limit and when to retry', async () => {

@@ -57,7 +57,7 @@ describe('workflow (a): list campaigns, apply a budget recommendation, pause, re
     const applyWarning = await h.call('apply_budget_recommendation', applyArgs);
     expect(applyWarning.text).toMatch(/^CONFIRMATION NEEDED\. Nothing was sent\./);
     expect(applyWarning.structured?.action).toContain(`daily budget ${before.toFixed(2)} → ${newBudget.toFixed(2)}`);
-    expect(applyWarning.text).toContain('a 409 means the figure changed');
+    expect(applyWarning.text).toContain("The amount confirms the recommendation's figure and cannot be another");
     const applied = await h.call('apply_budget_recommendation', { ...applyArgs, confirm: true });
     expect(applied.isError, applied.text).toBe(false);
     expect(applied.structured).toMatchObject({ already_applied: false, daily_budget: newBudget });

@@ -35,8 +35,8 @@ describe('workflow (d): list posts -> start scheduling -> wait on the job -> pos
     await sandbox.close();
   });
 
-  it("hands next week's approved posts over for publishing and leaves the proposals alone", async () => {
-    // The user asks for next week: the range is a date, not an id.
+  it("hands the coming seven days' approved posts over for publishing and leaves the proposals alone", async () => {
+    // The user asks for the coming seven days: the range is a date, not an id (a Monday-to-Sunday week: g-four-requests).
     const week = { from: new Date(sandbox.clock.now()).toISOString(), until: new Date(sandbox.clock.now() + WEEK_MS).toISOString() };
 
     const listed = await h.call('list_social_posts', { app_id: APP, ...week });
@@ -50,7 +50,7 @@ describe('workflow (d): list posts -> start scheduling -> wait on the job -> pos
     expect(listed.text).toContain(`${approved.length} approved posts in this range are not handed over for publishing yet.`);
     // "Next week" is read against today's date, which the result states; the status legend is in the tool description, not repeated here.
     expect(listed.structured?.today).toBe(new Date(sandbox.clock.now()).toISOString().slice(0, 10));
-    expect(listed.text).toContain(`Today is ${listed.structured?.today as string} (UTC).`);
+    expect(listed.text).toContain(`Today is Monday ${listed.structured?.today as string} (UTC); next week, Monday 2026-11-09 to Sunday 2026-11-15, is from 2026-11-09 until 2026-11-16.`);
     expect(listed.text).not.toMatch(/Statuses:/);
     expect(listed.structured?.next).toMatch(/^Call start_scheduling_posts \{.*\} to hand the \d+ approved posts over for publishing\.$/);
     const range = listed.structured?.schedule_range as { scheduled_from: string; scheduled_until: string };
@@ -66,7 +66,7 @@ describe('workflow (d): list posts -> start scheduling -> wait on the job -> pos
     // The job's range is done, and the result says the one approved post outside it still waits, as the user's choice.
     expect(waited.structured?.approved_waiting).toBe(1);
     expect(waited.text).toContain('Still waiting: 1 approved post on the calendar not handed over yet');
-    expect(waited.structured?.next).toMatch(/^If the user wants them published too, call start_scheduling_posts /);
+    expect(waited.structured?.next).toMatch(/^Only if the user wants them published too, call start_scheduling_posts /);
 
     const after = await h.call('list_social_posts', { app_id: APP, ...week });
     const now = Object.fromEntries((after.structured?.posts as Row[]).map((post) => [post.id, post.status]));

@@ -1,7 +1,6 @@
 import type { Suggestion } from '../../api/schemas.js';
-import type { Config } from '../../config.js';
 import { quote, sanitize } from '../../text.js';
-import { nextCall } from '../format.js';
+import { aside, stepTo, type Steps } from '../format.js';
 
 /** What list_campaign_suggestions hands to apply_budget_recommendation, in its text, facts and next step. */
 
@@ -33,7 +32,7 @@ export function applyLine(fact: ApplyFacts): string {
  * spend nothing more until resumed, and the step says so.
  */
 export function suggestionsNext(
-  config: Pick<Config, 'appId'>,
+  ctx: Steps,
   app_id: string,
   campaign_id: string,
   facts: Array<ApplyFacts & { id: string; action?: string }>,
@@ -43,12 +42,17 @@ export function suggestionsNext(
   const budget = facts.find((fact) => fact.recommendation_resource_name && fact.action);
   if (budget) {
     const { recommendation_resource_name, recommended_daily_budget_micros } = budget;
-    const call = nextCall(config, 'apply_budget_recommendation', { app_id, campaign_id, recommendation_resource_name, recommended_daily_budget_micros });
+    const apply = stepTo(
+      ctx,
+      'apply_budget_recommendation',
+      { app_id, campaign_id, recommendation_resource_name, recommended_daily_budget_micros },
+      (call) => `Raising the budget spends more, so it is the user's choice: only if they choose it, call ${call} (they confirm first).`,
+    );
     const state =
       campaignStatus && campaignStatus !== 'ENABLED'
         ? ` The campaign is ${sanitize(campaignStatus, 30)}: a higher budget spends nothing until it is resumed, and resuming spends.`
-        : ` Its spend and conversions: ${nextCall(config, 'list_ad_campaigns', { app_id, include_metrics: true })}.`;
-    return `Raising the budget spends more, so it is the user's choice: only if they choose it, call ${call} (they confirm first).${state}`;
+        : aside(ctx, 'list_ad_campaigns', { app_id, include_metrics: true }, (call) => ` Its spend and conversions: ${call}.`);
+    return `${apply}${state}`;
   }
-  return `Act on a suggestion in the service, or hide one for the whole workspace with ${nextCall(config, 'dismiss_campaign_suggestion', { app_id, insight_id: facts[0]!.id })}.`;
+  return `Act on a suggestion in the service${aside(ctx, 'dismiss_campaign_suggestion', { app_id, insight_id: facts[0]!.id }, (call) => `, or hide one for the whole workspace with ${call}`)}.`;
 }

@@ -1,4 +1,4 @@
-import { quote } from '../../text.js';
+import { sentText } from '../../text.js';
 import { money, plural } from '../format.js';
 import { settingsText } from './campaign-settings.js';
 import { placeOf } from './geo-targets.js';
@@ -26,16 +26,14 @@ interface Shown {
   whole: boolean;
 }
 
-/** A caller's string, quoted; whole when quote() shows it unchanged. */
-function shownString(value: string, room: number): Shown {
-  const text = quote(value, room);
-  return { text, whole: text === `"${value}"` };
-}
+/** A caller's string as the JSON that sends it; whole unless longer than `room`. */
+const shownString = (value: string, room: number): Shown => sentText(value, room);
 
 /**
- * Every field of the body that will be sent, one line each. campaign_settings is always shown whole
- * (its bounds are checked before); a typed field too long for its room shows its first items and a
- * count, and the heading then names it instead of claiming the lines are exactly what is sent.
+ * Every field of the body that will be sent, one line each, strings as the JSON that sends them.
+ * campaign_settings is always shown whole (its bounds are checked before); a typed field too long
+ * for its room shows its first items and a count, and the heading then names it instead of claiming
+ * the lines are exactly what is sent.
  */
 export function bodyLines(body: Record<string, unknown>): string[] {
   const lines: string[] = [];

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { Campaign } from '../../api/schemas.js';
-import { idText, quote, sanitize } from '../../text.js';
+import { idText, quote, sanitize, sentText } from '../../text.js';
 import { defineTool, type Warning } from '../define.js';
-import { money, nextCall } from '../format.js';
+import { aside, money, stepTo } from '../format.js';
 import { campaignInput, planCampaign, type CampaignPlan } from './campaign-body.js';
 import { bodyLines } from './campaign-body-text.js';
 import { moneyText } from './campaign-settings.js';
@@ -45,14 +45,15 @@ export const createAdCampaign = defineTool({
     404: "App not found (or not in the credential's workspace). No campaign was created. No operation lists apps: the app id comes from the user.",
     409: 'The ad platform may have timed out: the campaign may or may not exist. Look for it with list_ad_campaigns before creating again.',
     422: "The service rejected the campaign; none was created. A missing EU political advertising declaration: set contains_eu_political_advertising. A logo or image must be the address of an image file (not a web page) of at most 5 MB that the service can fetch (not on another host than it fetches from), the logo at least 128x128; the service's answer below names which one it refused.",
-    429: 'Rate limit exceeded; no campaign was created (creation is never retried automatically).',
+    429: 'Rate limit exceeded; no campaign was created (this server never retries a creation on its own).',
   },
-  async run(args, { api, config, signal }) {
-    const { body } = planCampaign(args, config);
-    const campaign = await api.createAdCampaign(args.app_id, body, { signal });
+  async run(args, ctx) {
+    const { body } = planCampaign(args, ctx.config);
+    const campaign = await ctx.api.createAdCampaign(args.app_id, body, { signal: ctx.signal });
+    const target = { app_id: args.app_id, campaign_id: campaign.id };
     return {
       text: resultText(args.app_id, campaign),
-      next: `Read its status with ${nextCall(config, 'get_ad_campaign', { app_id: args.app_id, campaign_id: campaign.id })} (do not assume it serves), and its suggestions with list_campaign_suggestions once it has run a few days.`,
+      next: `${stepTo(ctx, 'get_ad_campaign', target, (call) => `Read its status with ${call} (do not assume it serves).`)}${aside(ctx, 'list_campaign_suggestions', {}, (call) => ` Its suggestions: ${call}, once it has run a few days.`)}`,
       structured: {
         campaign_id: sanitize(campaign.id, 200),
         campaign_name: sanitize(campaign.campaign_name ?? '', 255),
@@ -75,7 +76,7 @@ function warning(args: Args, plan: CampaignPlan): Warning {
   }
   details.push('It may start PAUSED (when conversion tracking is not verified): then nothing is spent until it is enabled in the service.');
   return {
-    action: `Create ${args.campaign_type} ad campaign ${quote(args.campaign_name, 80)} on app ${idText(args.app_id)} at the ad platform (adnet)`,
+    action: `Create ${args.campaign_type} ad campaign ${sentText(args.campaign_name, 80).text} on app ${idText(args.app_id)} at the ad platform (adnet)`,
     cost: `daily budget ${money(daily)} in the account currency${underOneUnit(daily)}, roughly ${money(monthly(daily))} a month${moneyText(plan.settingsMoney)}; real money once it serves.`,
     details,
   };

@@ -3,7 +3,7 @@ import { RefusedError } from '../../errors.js';
 import { idText, sanitize } from '../../text.js';
 import { defineTool, type ToolContext, type Warning } from '../define.js';
 import { appId, id } from '../fields.js';
-import { money, nextCall } from '../format.js';
+import { aside, money } from '../format.js';
 import { campaignLabel, statusText } from './campaign-view.js';
 
 export const deleteAdCampaign = defineTool({
@@ -31,18 +31,18 @@ export const deleteAdCampaign = defineTool({
     400: 'The ad platform refused to delete the campaign. Nothing changed.',
     401: 'The access token is missing, invalid or expired. Set APPMGMT_ACCESS_TOKEN to a valid personal access token.',
     403: 'Not allowed: deleting needs a full-access token with editor access to this app (workspace API keys are refused by ad endpoints).',
-    404: "App or campaign not found. campaign_id must be the service's id from list_ad_campaigns, not the adnet campaign ID.",
-    429: 'Rate limited by the service; nothing changed (a delete is never retried automatically).',
+    404: "App or campaign not found. campaign_id is the service's id, not the adnet campaign ID. list_ad_campaigns shows it.",
+    429: 'Rate limited by the service; nothing changed (this server never retries a delete on its own).',
   },
-  async run({ app_id, campaign_id }, { api, config, signal }) {
-    const answer = await api.deleteAdCampaign(app_id, campaign_id, { signal });
+  async run({ app_id, campaign_id }, ctx) {
+    const answer = await ctx.api.deleteAdCampaign(app_id, campaign_id, { signal: ctx.signal });
     const action = sanitize(answer.action ?? 'deleted', 40);
     return {
       text: [
         `Deleted campaign ${idText(campaign_id)} on app ${idText(app_id)} (the service answered ${idText(action)}).`,
         'It no longer serves or spends (spend already incurred today is still billed) and cannot be undone; it stays listed with status REMOVED for reporting.',
       ].join('\n'),
-      next: `Nothing more is needed; ${nextCall(config, 'list_ad_campaigns', { app_id })} shows it as REMOVED.`,
+      next: `Nothing more is needed${aside(ctx, 'list_ad_campaigns', { app_id }, (call) => `; ${call} shows it as REMOVED`)}.`,
       structured: { campaign_id: sanitize(campaign_id, 200), action },
     };
   },
@@ -53,8 +53,8 @@ export const deleteAdCampaign = defineTool({
  * campaign before the gate remembers anything (issue 16): a 401 or 404 ends the call here.
  * @throws RefusedError when it is already deleted.
  */
-async function warning({ app_id, campaign_id }: { app_id: string; campaign_id: string }, { api, signal }: ToolContext): Promise<Warning> {
-  const campaign = await api.getAdCampaign(app_id, campaign_id, { signal });
+async function warning({ app_id, campaign_id }: { app_id: string; campaign_id: string }, ctx: ToolContext): Promise<Warning> {
+  const campaign = await ctx.api.getAdCampaign(app_id, campaign_id, { signal: ctx.signal });
   if (campaign.status === 'REMOVED') {
     throw new RefusedError(`Campaign ${idText(campaign_id)} is already deleted (REMOVED); there is nothing to delete. Nothing was sent.`);
   }
@@ -66,7 +66,7 @@ async function warning({ app_id, campaign_id }: { app_id: string; campaign_id: s
       `Campaign ${idText(campaign_id)} is now ${statusText(campaign.status)}${budget}.`,
       'What disappears: its ads stop at the ad platform and it stops spending (spend already incurred today is still billed); it can no longer be paused, resumed or changed, and its suggestions no longer apply.',
       'What stays: the campaign remains listed with status REMOVED, kept for reporting.',
-      'To stop spend and keep the option to restart, use pause_ad_campaign instead.',
+      ...(ctx.offered.has('pause_ad_campaign') ? ['To stop spend and keep the option to restart, use pause_ad_campaign instead.'] : []),
     ],
   };
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { idText, sanitize } from '../../text.js';
 import { defineTool } from '../define.js';
 import { appId, text } from '../fields.js';
+import { aside } from '../format.js';
 
 /** Service facts: insight_id is 1-200 characters, sent as a query parameter. */
 const MAX_INSIGHT_ID = 200;
@@ -29,8 +30,8 @@ export const dismissCampaignSuggestion = defineTool({
     422: 'The service refused the insight_id: pass a suggestion id from list_campaign_suggestions (1-200 characters).',
     429: 'Rate limited by the service.',
   },
-  async run({ app_id, insight_id }, { api, signal }) {
-    const answer = await api.dismissInsight(app_id, insight_id, { signal });
+  async run({ app_id, insight_id }, ctx) {
+    const answer = await ctx.api.dismissInsight(app_id, insight_id, { signal: ctx.signal });
     if (answer.dismissed === false) {
       return { isError: true, text: `The service answered dismissed: false for ${idText(insight_id)}: the suggestion may still show.`, next: 'Try again later.' };
     }
@@ -39,7 +40,7 @@ export const dismissCampaignSuggestion = defineTool({
         `Dismissed suggestion ${idText(insight_id)} on app ${idText(app_id)}: it is hidden for the whole account (everyone in the workspace, every campaign) and cannot be undone through the API.`,
         'The service answers the same for ids it does not know, so this does not confirm the id existed. It keeps a bounded number of dismissals, so a very old one can reappear.',
       ].join('\n'),
-      next: 'Nothing more is needed; list_campaign_suggestions no longer shows it.',
+      next: `Nothing more is needed${aside(ctx, 'list_campaign_suggestions', {}, (call) => `; ${call} no longer shows it`)}.`,
       structured: { insight_id: sanitize(insight_id, MAX_INSIGHT_ID), dismissed: true },
     };
   },

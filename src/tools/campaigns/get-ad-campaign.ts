@@ -3,7 +3,7 @@ import type { Campaign } from '../../api/schemas.js';
 import { idText, quote, sanitize } from '../../text.js';
 import { defineTool } from '../define.js';
 import { appId, id } from '../fields.js';
-import { nextCall } from '../format.js';
+import { stepTo } from '../format.js';
 import { budgetText, campaignLabel, statusMeaning, statusText } from './campaign-view.js';
 
 // Bounds that keep one result small whatever the service sends.
@@ -42,10 +42,11 @@ export const getAdCampaign = defineTool({
   statusHints: {
     401: 'The access token is missing, invalid or expired. Set APPMGMT_ACCESS_TOKEN to a valid personal access token.',
     403: 'Not allowed: the token needs access to this app (workspace API keys are refused by ad endpoints).',
-    404: "App or campaign not found. campaign_id must be the service's id from list_ad_campaigns, not the adnet campaign ID.",
+    404: "App or campaign not found. campaign_id is the service's id, not the adnet campaign ID. list_ad_campaigns shows it.",
     429: 'Rate limited by the service (the ad platform can pass its own limit through).',
   },
-  async run({ app_id, campaign_id }, { api, config, clock, signal }) {
+  async run({ app_id, campaign_id }, ctx) {
+    const { api, clock, signal } = ctx;
     const campaign = await api.getAdCampaign(app_id, campaign_id, { signal });
     const facts = factsOf(campaign);
     return {
@@ -53,7 +54,7 @@ export const getAdCampaign = defineTool({
       next:
         campaign.status === 'REMOVED'
           ? 'Nothing more: the campaign is deleted (REMOVED) and kept only for reporting.'
-          : `See what to improve with ${nextCall(config, 'list_campaign_suggestions', { app_id, campaign_id: campaign.id })}.`,
+          : stepTo(ctx, 'list_campaign_suggestions', { app_id, campaign_id: campaign.id }, (call) => `See what to improve with ${call}.`),
       structured: facts,
       view: viewData(app_id, campaign, facts, clock.now()),
     };
@@ -99,8 +100,16 @@ function describe(app: string, campaign: Campaign, facts: ReturnType<typeof fact
     `Ad platform: ${platform.join('; ')}.`,
     `Landing page ${quote(facts.landing_page, 300)}; geo targets ${geo}; phone ${facts.phone_number ? quote(facts.phone_number, 40) : 'none'}.`,
     `Learning period: ${learning(facts.learning_ends_at, now)}; last changed ${facts.updated_date || 'unknown'}.`,
+    NOT_IN_ANSWER,
   ].join('\n');
 }
+
+/**
+ * What a person may expect of a campaign that the service's answer (2.3) does not hold (issue 29): a
+ * "duplicate this campaign" copies only what is shown, and "when was it paused" has no field.
+ */
+const NOT_IN_ANSWER =
+  'The service returns no ad text for a campaign (keyword themes, headlines, descriptions, business name), no images or sitelinks, and no pause date: last changed is its latest change of any kind. A copy of it needs those from the user.';
 
 /** What the campaigns view shows beside the facts: the status, budget, serving and learning lines in the text's own words. */
 function viewData(app: string, campaign: Campaign, facts: ReturnType<typeof factsOf>, now: number) {

@@ -3,7 +3,7 @@ import type { CampaignRow } from '../../api/schemas.js';
 import { idText, quote, sanitize } from '../../text.js';
 import { defineTool } from '../define.js';
 import { appId, whole } from '../fields.js';
-import { approxTokens, fitBudget, money, nextCall, plural, today } from '../format.js';
+import { approxTokens, aside, fitBudget, money, nextCall, plural, today } from '../format.js';
 import { statusMeaning, statusText } from './campaign-view.js';
 
 /** Service facts: at most 50 rows, no paging, nothing says when more exist. */
@@ -57,7 +57,8 @@ export const listAdCampaigns = defineTool({
     404: "App not found (or not in the credential's workspace).",
     429: 'Rate limited by the service (the ad platform can pass its own limit through).',
   },
-  async run({ app_id, include_metrics = false, skip = 0 }, { api, config, signal, clock }) {
+  async run({ app_id, include_metrics = false, skip = 0 }, ctx) {
+    const { api, config, signal, clock } = ctx;
     const all = await api.listAdCampaigns(app_id, include_metrics, { signal });
     const rows = fit(all.slice(skip, skip + PAGE), include_metrics);
     const nextSkip = skip + rows.length < all.length ? skip + rows.length : undefined;
@@ -66,12 +67,19 @@ export const listAdCampaigns = defineTool({
     const lines = [header(app_id, all.length, skip, rows.length, include_metrics && day, pending), ...rows.map(line)];
     if (nextSkip !== undefined) lines.push(`…and ${plural(all.length - nextSkip, 'more campaign')} (less spend) not shown: call again with skip: ${nextSkip}.`);
     const active = rows.find((row) => row.status === 'ENABLED') ?? rows.find((row) => row.status !== 'REMOVED');
-    const more = nextSkip !== undefined ? `; the rest with ${nextCall(config, 'list_ad_campaigns', { app_id, include_metrics: include_metrics || undefined, skip: nextSkip })}` : '';
+    const rest = nextSkip !== undefined ? nextCall(config, 'list_ad_campaigns', { app_id, include_metrics: include_metrics || undefined, skip: nextSkip }) : '';
+    const more = rest ? `; the rest with ${rest}` : '';
     const target = active && { app_id, campaign_id: active.campaign_id };
+    const detail = target
+      ? [aside(ctx, 'get_ad_campaign', target, (call) => call), aside(ctx, 'list_campaign_suggestions', target, (call) => `its suggestions: ${call}`)].filter(Boolean)
+      : [];
+    const lead = rows.length > 1 ? `The ${active?.status === 'ENABLED' ? 'active one' : 'one'} with the most spend` : 'The only one';
     const next = target
-      ? `${rows.length > 1 ? `The ${active.status === 'ENABLED' ? 'active one' : 'one'} with the most spend` : 'The only one'}: ${nextCall(config, 'get_ad_campaign', target)}, or its suggestions: ${nextCall(config, 'list_campaign_suggestions', target)}${rows.length > 1 ? '; for another, its campaign_id' : ''}${more}.`
+      ? detail.length > 0
+        ? `${lead}: ${detail.join(', or ')}${rows.length > 1 ? '; for another, its campaign_id' : ''}${more}.`
+        : `${ctx.offered.missing('get_ad_campaign')}${rest ? ` The rest of the list: ${rest}.` : ''}`
       : all.length === 0
-        ? 'Nothing to manage yet; create_ad_campaign creates a campaign (after the user confirms its cost).'
+        ? `Nothing to manage yet${aside(ctx, 'create_ad_campaign', {}, (call) => `; ${call} creates a campaign (after the user confirms its cost)`)}.`
         : `No active campaign among these rows${more || '; nothing more is needed'}.`;
     return {
       text: lines.join('\n'),

@@ -3,10 +3,13 @@ import type { Suggestion } from '../../api/schemas.js';
 import { idText, quote, sanitize } from '../../text.js';
 import { defineTool } from '../define.js';
 import { appId, id, whole } from '../fields.js';
-import { approxTokens, fitBudget, money, nextCall, plural } from '../format.js';
+import { approxTokens, aside, fitBudget, money, nextCall, plural, type Steps } from '../format.js';
 import { applyFacts, applyLine, suggestionsNext } from './budget-recommendation.js';
 
 const SEVERITY_ORDER = ['high', 'medium', 'low'];
+/** Issue 29: an action such as the service's own edit_budget has no operation; nothing may suggest a tool does it. */
+const MANUAL = 'These actions are done in the service; no tool here does them.';
+const MANUAL_BESIDE_APPLY = 'Actions without "to apply" are done in the service; no tool here does them.';
 // Bounds that keep one result under 2,000 tokens (issue 5): at most 30 rows and an estimated
 // token budget for them, titles of 80 characters, a description excerpt only on the most severe few.
 const MAX_SHOWN = 30;
@@ -66,7 +69,8 @@ export const listCampaignSuggestions = defineTool({
     404: "App or campaign not found. campaign_id must be the service's campaign id, not the adnet campaign ID.",
     429: 'Rate limited by the service.',
   },
-  async run({ app_id, campaign_id, skip = 0 }, { api, config, signal }) {
+  async run({ app_id, campaign_id, skip = 0 }, ctx) {
+    const { api, config, signal } = ctx;
     const all = await api.listCampaignSuggestions(app_id, campaign_id, { signal });
     const sorted = all
       .map((suggestion, index) => ({ suggestion, index }))
@@ -81,9 +85,9 @@ export const listCampaignSuggestions = defineTool({
     // The campaign's own state matters only when a suggestion would spend more on it.
     const spends = rows.some(({ fact }) => fact.recommendation_resource_name && fact.action);
     const campaign = spends ? await api.getAdCampaign(app_id, campaign_id, { signal }).catch(() => undefined) : undefined;
-    const next = suggestionsNext(config, app_id, campaign_id, rows.map(({ fact }) => fact), campaign?.status);
+    const next = suggestionsNext(ctx, app_id, campaign_id, rows.map(({ fact }) => fact), campaign?.status);
     return {
-      text: describe(campaign_id, sorted, rows, adnetIncluded, page),
+      text: describe(ctx, campaign_id, sorted, rows, adnetIncluded, page),
       next: rest > 0 ? `${next} The other ${plural(rest, 'suggestion')}: ${page.more}.` : next,
       structured: { campaign_id, count: sorted.length, adnet_included: adnetIncluded, ...grouped, ...(rest > 0 ? { next_skip: skip + rows.length } : {}) },
       view: { suggestions: rows.map(viewRow) },
@@ -158,7 +162,7 @@ function budgetMicros(suggestion: Suggestion): number | undefined {
   return isBudget && typeof value === 'number' && value > 0 ? value : undefined;
 }
 
-function describe(campaign: string, sorted: Suggestion[], rows: Row[], adnetIncluded: boolean, page: Page): string {
+function describe(ctx: Steps, campaign: string, sorted: Suggestion[], rows: Row[], adnetIncluded: boolean, page: Page): string {
   const notes = adnetIncluded
     ? []
     : ["No suggestion came from the ad platform (adnet): its recommendations may be missing because it can be unreachable, and the answer does not say so; calling again later may add them."];
@@ -180,7 +184,13 @@ function describe(campaign: string, sorted: Suggestion[], rows: Row[], adnetIncl
   });
   if (page.rest > 0) lines.push(`${plural(page.rest, 'more suggestion')} (same or lower severity) not shown: call again with skip: ${page.skip + page.shown}.`);
   if (rows.some(({ fact }) => fact.recommendation_resource_name)) {
-    notes.push('Apply a CAMPAIGN_BUDGET suggestion with apply_budget_recommendation, passing its recommendation_resource_name and recommended_daily_budget_micros as shown (the user confirms the new budget first).');
+    const apply = aside(ctx, 'apply_budget_recommendation', {}, (call) => `with ${call}, passing its recommendation_resource_name and recommended_daily_budget_micros as shown (the user confirms the new budget first)`);
+    if (apply) notes.push(`Apply a CAMPAIGN_BUDGET suggestion ${apply}.`);
+  }
+  // Issue 29: a suggestion whose action no operation carries out (an edit_budget of the service's own,
+  // sitelinks, assets) must not read as something a tool will do.
+  if (rows.some(({ fact }) => fact.action && !fact.recommendation_resource_name)) {
+    notes.push(rows.some(({ fact }) => fact.recommendation_resource_name) ? MANUAL_BESIDE_APPLY : MANUAL);
   }
   return [...lines, ...notes].join('\n');
 }

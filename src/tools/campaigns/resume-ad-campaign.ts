@@ -4,7 +4,7 @@ import { idText, sanitize } from '../../text.js';
 import type { Campaign } from '../../api/schemas.js';
 import { defineTool, type Commitment, type ToolContext, type Warning } from '../define.js';
 import { appId, id } from '../fields.js';
-import { money, nextCall } from '../format.js';
+import { money, stepTo } from '../format.js';
 import { campaignLabel, monthly, statusText } from './campaign-view.js';
 
 const SERVICE_PAUSED =
@@ -37,18 +37,18 @@ export const resumeAdCampaign = defineTool({
     401: 'The access token is missing, invalid or expired. Set APPMGMT_ACCESS_TOKEN to a valid personal access token.',
     402: 'The workspace has no payment method or its account is not in good standing: the campaign stays paused. Fix billing in the service, then start over.',
     403: 'Not allowed: resuming needs a full-access token with editor access to this app (workspace API keys are refused by ad endpoints).',
-    404: "App or campaign not found. campaign_id must be the service's id from list_ad_campaigns, not the adnet campaign ID.",
-    429: 'Rate limited by the service; nothing changed (a resume is never retried automatically).',
+    404: "App or campaign not found. campaign_id is the service's id, not the adnet campaign ID. list_ad_campaigns shows it.",
+    429: 'Rate limited by the service; nothing changed (this server never retries a resume on its own).',
   },
-  async run({ app_id, campaign_id }, { api, config, signal }) {
-    const answer = await api.resumeAdCampaign(app_id, campaign_id, { signal });
+  async run({ app_id, campaign_id }, ctx) {
+    const answer = await ctx.api.resumeAdCampaign(app_id, campaign_id, { signal: ctx.signal });
     const action = sanitize(answer.action ?? 'resumed', 40);
     return {
       text: [
         `Resumed campaign ${idText(campaign_id)} on app ${idText(app_id)} (the service answered ${idText(action)}): it can serve and spend again.`,
         SERVICE_PAUSED,
       ].join('\n'),
-      next: `Confirm it is ENABLED with ${nextCall(config, 'get_ad_campaign', { app_id, campaign_id })}.`,
+      next: stepTo(ctx, 'get_ad_campaign', { app_id, campaign_id }, (call) => `Confirm it is ENABLED with ${call}.`),
       structured: { campaign_id: sanitize(campaign_id, 200), action },
     };
   },

@@ -3,7 +3,7 @@ import type { ChatMessage } from '../../api/schemas.js';
 import { idText, quote } from '../../text.js';
 import { defineTool, type ToolContext, type ToolResult } from '../define.js';
 import { appId, whole } from '../fields.js';
-import { approxTokens, nextCall, plural } from '../format.js';
+import { approxTokens, aside, nextCall, plural, stepTo } from '../format.js';
 import { shownMessage, toolCallsText, type ShownMessage } from './messages.js';
 import { touchesConflict } from './turn-next.js';
 
@@ -21,7 +21,7 @@ export const readAppConversation = defineTool({
   name: 'read_app_conversation',
   title: 'Read App Conversation',
   description:
-    "The app's builder chat: recent messages, oldest first, with tool calls. Flags a question the AI waits on (answer it with send_app_chat_message).",
+    "The app's builder chat: recent messages, oldest first, with tool calls. Flags a question the AI waits on. Answer it with send_app_chat_message.",
   input: {
     app_id: appId,
     limit: whole(1, MAX_LIMIT).default(10).describe('Newest messages to read.'),
@@ -35,7 +35,7 @@ export const readAppConversation = defineTool({
         tool_calls: z.array(z.strictObject({ name: z.string(), status: z.string() })),
       }),
     ),
-    hidden_skipped: z.number(),
+    hidden_skipped: z.number().describe("The service's internal notes, not part of the chat."),
     left_out: z.number().describe('Older messages left out for size.'),
     waiting_for_input: z.boolean().describe('true: the AI waits for an answer.'),
     next_skip: z.number().optional().describe('skip value for older messages.'),
@@ -63,11 +63,13 @@ function describeConversation(ctx: ToolContext, app_id: string, recent: ChatMess
   const older = nextSkip === undefined ? '' : nextCall(ctx.config, 'read_app_conversation', { app_id, limit: limit === 10 ? undefined : limit, skip: nextSkip });
   const waiting = shown.filter((message) => message.waiting).at(-1);
   const hidden = recent.length - visible.length;
-  const notes = [hidden ? `${hidden} hidden skipped` : '', leftOut ? `${leftOut} older left out for size` : ''].filter(Boolean);
+  // Issue 29: "hidden" needs its meaning, and the missing dates need saying, or a model guesses both.
+  const hiddenNote = hidden ? `${plural(hidden, 'hidden message')} skipped: the service's internal notes, not part of the chat` : '';
+  const notes = [hiddenNote, leftOut ? `${leftOut} older left out for size` : ''].filter(Boolean);
   const lines = [
     shown.length
-      ? `Conversation of app ${idText(app_id)}: ${plural(shown.length, 'message')}, oldest first${notes.length ? ` (${notes.join('; ')})` : ''}.`
-      : `The conversation of app ${idText(app_id)} has no visible messages${hidden ? ` (${hidden} hidden skipped)` : ''}.`,
+      ? `Conversation of app ${idText(app_id)}: ${plural(shown.length, 'message')}, oldest first; the service gives messages no dates${notes.length ? ` (${notes.join('; ')})` : ''}.`
+      : `The conversation of app ${idText(app_id)} has no visible messages${hidden ? ` (${hiddenNote})` : ''}.`,
     ...shown.map((message, i) => `${i + 1}. ${lineOf(message)}`),
   ];
   if (waiting) lines.push(`THE AI IS WAITING FOR AN ANSWER to message ${shown.indexOf(waiting) + 1}: it cannot continue until the user answers.`);
@@ -75,9 +77,14 @@ function describeConversation(ctx: ToolContext, app_id: string, recent: ChatMess
   return {
     text: lines.join('\n'),
     next: waiting
-      ? `Show the question to the user and send their answer with ${nextCall(ctx.config, 'send_app_chat_message', { app_id, content: "<the user's answer>" })} (it consumes credits; a confirmation will be asked).`
+      ? `Show the question to the user. ${stepTo(ctx, 'send_app_chat_message', { app_id, content: "<the user's answer>" }, (call) => `Send their answer with ${call} (it consumes credits; a confirmation will be asked).`)}`
       : touchesConflict(recent)
-        ? `If the merge conflict's question here is answered, call ${nextCall(ctx.config, 'pull_repo_changes', { app_id })} (free) to finish the merge before any resolve_repo_conflicts (credits).`
+        ? stepTo(
+            ctx,
+            'pull_repo_changes',
+            { app_id },
+            (call) => `If the merge conflict's question here is answered, call ${call} (free) to finish the merge${aside(ctx, 'resolve_repo_conflicts', {}, (resolve) => ` before any ${resolve} (credits)`)}.`,
+          )
         : older
           ? `Nothing more is needed, unless the user asks about earlier messages: ${older}.`
           : 'Nothing more is needed.',

@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { ChatTurn } from '../../api/schemas.js';
 import type { Config } from '../../config.js';
-import { duration, idText, quote, sanitize } from '../../text.js';
+import { duration, idText, quote, sanitize, sentText } from '../../text.js';
 import { defineTool, type ToolResult, type Warning } from '../define.js';
 import { appId, text } from '../fields.js';
-import { nextCall } from '../format.js';
+import { nextCall, stepTo, type Steps } from '../format.js';
 import { withProgress } from '../progress.js';
 import { newestReply, toolCallsText } from './messages.js';
 import { nextAfterTurn } from './turn-next.js';
@@ -18,6 +18,8 @@ const WARNING_QUOTE_CHARS = 600;
 const REPLY_CHARS = 1_500;
 /** Messages the warning's read asks for: it only proves the token and the app, so the fewest the service allows. */
 const PROOF_READ_MESSAGES = 1;
+/** What a person may expect of a turn and no operation offers (issue 29). */
+const NO_ROLLBACK = 'No tool rolls a builder turn back: undoing its changes takes another turn (more credits) or the service itself.';
 
 export const sendAppChatMessage = defineTool({
   name: 'send_app_chat_message',
@@ -45,7 +47,7 @@ export const sendAppChatMessage = defineTool({
       return warningOf(app_id, content, config);
     },
     unknownOutcome:
-      "The builder turn may still run, change the app and use credits. Read the conversation with read_app_conversation to see whether the message arrived before sending it again.",
+      'The builder turn may still run, change the app and use credits. Read the conversation with read_app_conversation to see whether the message arrived before sending it again.',
     requestId: true,
     done: ({ structured, isError }) =>
       isError ? 'the message reached the service; its builder turn failed or did not run' : structured?.queued === true ? 'the message was queued for the builder' : `the builder turn ran (state ${String(structured?.state ?? 'not given')})`,
@@ -62,17 +64,19 @@ export const sendAppChatMessage = defineTool({
     // The gate sets requestId on every confirmed call; a fresh one keeps any other caller safe too.
     const requestId = ctx.requestId ?? randomUUID();
     const turn = await withProgress(ctx, 'Builder turn', () => ctx.api.sendAppChatMessage(app_id, content, requestId, { signal: ctx.signal }));
-    return describeTurn(ctx.config, app_id, content, turn);
+    return describeTurn(ctx, app_id, content, turn);
   },
 });
 
 /** What one builder turn will do and cost. */
 function warningOf(app_id: string, content: string, config: Pick<Config, 'resolveTimeoutMs'>): Warning {
+  const message = sentText(content, WARNING_QUOTE_CHARS);
   return {
     action: `Send a message to the AI builder of app ${idText(app_id)} (one builder turn)`,
     cost: 'the credits of one builder turn, used later if a busy builder queues it; the turn can change the app.',
     details: [
-      `Message (${content.length} characters): ${quote(content, WARNING_QUOTE_CHARS)}`,
+      `Message (${content.length} characters${message.whole ? ', exactly as sent' : `; the first ${WARNING_QUOTE_CHARS} shown, all sent`}): ${message.text}`,
+      NO_ROLLBACK,
       'If the confirmed call is repeated within 10 minutes, the service runs the message at most once.',
       `It can take minutes: this server waits up to ${duration(config.resolveTimeoutMs)} and sends progress meanwhile.`,
       'If the builder is busy, the message is queued (up to 7) and runs later, using credits then.',
@@ -80,13 +84,13 @@ function warningOf(app_id: string, content: string, config: Pick<Config, 'resolv
   };
 }
 
-function describeTurn(config: Pick<Config, 'appId'>, app_id: string, content: string, turn: ChatTurn): ToolResult {
+function describeTurn(ctx: Steps, app_id: string, content: string, turn: ChatTurn): ToolResult {
   const app = `app ${idText(app_id)}${turn.name ? ` (${quote(turn.name, 80)})` : ''}`;
-  const read = nextCall(config, 'read_app_conversation', { app_id });
+  const read = (say: (call: string) => string) => stepTo(ctx, 'read_app_conversation', { app_id }, say);
   if (turn.queued) {
     return {
       text: `QUEUED, no reply yet: the builder of ${app} was busy, so the message waits in its queue (up to 7 messages) and runs when the builder is free, using credits then.`,
-      next: `Call ${read} in a few minutes to read the reply; do not send the message again.`,
+      next: `Do not send the message again. ${read((call) => `Call ${call} in a few minutes to read the reply.`)}`,
       structured: { queued: true, waiting_for_input: false },
     };
   }
@@ -104,7 +108,7 @@ function describeTurn(config: Pick<Config, 'appId'>, app_id: string, content: st
     return {
       isError: true,
       text: `The builder turn on ${app} FAILED: status error${source}. Credits may have been used.${reply ? `\nLast reply: ${quote(reply.content, 300)}` : ''}`,
-      next: `Read what happened with ${read} before sending again (a new message needs a new warning and consumes credits).`,
+      next: `${read((call) => `Read what happened with ${call} before sending again.`)} A new message needs a new warning and consumes credits.`,
     };
   }
   const lines = [state === 'processing' ? `The builder of ${app} is still working on the message (processing).` : `Builder turn on ${app} ${state === 'completed' ? 'completed' : `ended with state ${quote(state, 40)}`}.`];
@@ -115,10 +119,10 @@ function describeTurn(config: Pick<Config, 'appId'>, app_id: string, content: st
   const waiting = reply?.waiting === true;
   if (waiting) lines.push('WAITING FOR AN ANSWER: the AI asked a question and cannot continue until the user answers it.');
   const next = waiting
-    ? `Show the question to the user and send their answer with ${nextCall(config, 'send_app_chat_message', { app_id, content: "<the user's answer>" })}.`
+    ? `Show the question to the user and send their answer with ${nextCall(ctx.config, 'send_app_chat_message', { app_id, content: "<the user's answer>" })}.`
     : state === 'processing' || !reply
-      ? `Call ${read} in a few minutes to read the reply.`
-      : nextAfterTurn(config, app_id, content, turn.conversation?.messages ?? []);
+      ? read((call) => `Call ${call} in a few minutes to read the reply.`)
+      : nextAfterTurn(ctx, app_id, content, turn.conversation?.messages ?? []);
   return {
     text: lines.join('\n'),
     next,

@@ -1,8 +1,7 @@
 import type { ChatMessage } from '../../api/schemas.js';
-import type { Config } from '../../config.js';
 import { sanitize } from '../../text.js';
 import type { EmailType } from '../emails/email-text.js';
-import { nextCall } from '../format.js';
+import { aside, stepTo, type Steps } from '../format.js';
 
 /** What follows a completed builder turn, from what the user asked and what the chat around it says. */
 
@@ -50,17 +49,22 @@ function emailTypeOf(content: string): EmailType | undefined {
  * The next step after a completed turn that waits for nothing: finish an open merge with the free
  * pull before any paid resolution; read back an email or template the request was about; else nothing.
  */
-export function nextAfterTurn(config: Pick<Config, 'appId'>, app_id: string, content: string, messages: readonly ChatMessage[]): string {
+export function nextAfterTurn(ctx: Steps, app_id: string, content: string, messages: readonly ChatMessage[]): string {
   const request = sanitize(content, SEARCH_CHARS);
   if (touchesConflict(messages)) {
-    return `If this answered the merge conflict's question, call ${nextCall(config, 'pull_repo_changes', { app_id })} (free) to finish the merge; only if it still reports merge_conflict, call resolve_repo_conflicts (credits).`;
+    const resolve = aside(ctx, 'resolve_repo_conflicts', {}, (call) => `; only if it still reports merge_conflict, call ${call} (credits)`);
+    return stepTo(ctx, 'pull_repo_changes', { app_id }, (call) => `If this answered the merge conflict's question, call ${call} (free) to finish the merge${resolve}.`);
   }
   if (EMAIL_WORDS.test(request)) {
     const type = emailTypeOf(request);
-    const template = `get_email_template (ids from ${nextCall(config, 'list_email_templates', { app_id })}) shows the template`;
-    return type
-      ? `Check the change before telling the user: ${nextCall(config, 'preview_app_email', { app_id, email_type: type })} shows what recipients get; ${template}.`
-      : `Check the change before telling the user: ${template}; preview_app_email shows an application email as recipients get it.`;
+    const preview = type
+      ? aside(ctx, 'preview_app_email', { app_id, email_type: type }, (call) => `${call} shows what recipients get`)
+      : aside(ctx, 'preview_app_email', {}, (call) => `${call} shows an application email as recipients get it`);
+    const ids = aside(ctx, 'list_email_templates', { app_id }, (call) => ` (ids from ${call})`);
+    const template = aside(ctx, 'get_email_template', {}, (call) => `${call}${ids} shows the template`);
+    const checks = type ? [preview, template] : [template, preview];
+    const shown = checks.filter(Boolean);
+    return shown.length > 0 ? `Check the change before telling the user: ${shown.join('; ')}.` : ctx.offered.missing('get_email_template');
   }
   return 'Nothing more is needed.';
 }

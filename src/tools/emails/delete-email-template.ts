@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { idText, quote, sanitize } from '../../text.js';
 import { defineTool, type ToolContext, type Warning } from '../define.js';
 import { appId, id } from '../fields.js';
-import { nextCall } from '../format.js';
+import { aside, capitalized } from '../format.js';
 import { APPLICATION_EMAIL_NAMES, dayOf } from './email-text.js';
 
 const input = {
@@ -36,19 +36,19 @@ export const deleteEmailTemplate = defineTool({
     429: 'Rate limit: 20 deletes per minute (times the plan multiplier). Nothing was deleted.',
     read_only: 'Deleting needs a full-access token: set APPMGMT_ACCESS_TOKEN to a full_access personal access token. Nothing was deleted.',
   },
-  async run({ app_id, template_id }, { api, config, signal }) {
-    const answer = await api.deleteEmailTemplate(app_id, template_id, { signal });
+  async run({ app_id, template_id }, ctx) {
+    const answer = await ctx.api.deleteEmailTemplate(app_id, template_id, { signal: ctx.signal });
     const shown = idText(template_id);
     if (answer.deleted === false) {
       return {
         isError: true,
         text: `The service answered that template ${shown} was not deleted (the file could not be removed); nothing changed, so a retry is safe.`,
-        next: `Call delete_email_template again without confirm for a fresh warning, or check with ${nextCall(config, 'list_email_templates', { app_id })}.`,
+        next: `Call delete_email_template again without confirm for a fresh warning${aside(ctx, 'list_email_templates', { app_id }, (call) => `, or check with ${call}`)}.`,
       };
     }
     return {
       text: `Deleted email template ${shown} of app ${idText(app_id)}. If it was the app's own version of an application email, the built-in version is sent again.`,
-      next: `Check which version an application email sends now with ${nextCall(config, 'preview_app_email', { app_id })} plus its email_type, or see the remaining templates with list_email_templates.`,
+      next: afterDelete(ctx, app_id),
       structured: { template_id: sanitize(template_id, 200), deleted: true },
     };
   },
@@ -58,8 +58,8 @@ export const deleteEmailTemplate = defineTool({
  * Reads the template (never writes) to say exactly what disappears and which case applies. The same
  * read proves the token, the app and the template before the gate remembers anything (issue 16).
  */
-async function warning({ app_id, template_id }: Args, { api, signal }: ToolContext): Promise<Warning> {
-  const template = await api.getEmailTemplate(app_id, template_id, { signal });
+async function warning({ app_id, template_id }: Args, ctx: ToolContext): Promise<Warning> {
+  const template = await ctx.api.getEmailTemplate(app_id, template_id, { signal: ctx.signal });
   const name = sanitize(template.name ?? '', 100);
   const type = APPLICATION_EMAIL_NAMES[name];
   const updated = template.updated_date ? `, updated ${dayOf(template.updated_date)}` : '';
@@ -69,7 +69,7 @@ async function warning({ app_id, template_id }: Args, { api, signal }: ToolConte
   ];
   if (type) {
     details.push(
-      `This is the app's own version of the ${type} email: the app sends the service's built-in ${type} email again (customize_app_email makes a fresh copy of the built-in one, not of this content).`,
+      `This is the app's own version of the ${type} email: the app sends the service's built-in ${type} email again${aside(ctx, 'customize_app_email', {}, (call) => ` (${call} makes a fresh copy of the built-in one, not of this content)`)}.`,
     );
   }
   details.push('Needs editor access. If the service cannot remove the file, nothing is deleted and a retry is safe.');
@@ -80,4 +80,14 @@ async function warning({ app_id, template_id }: Args, { api, signal }: ToolConte
     cost: `Permanent: the template and its content are deleted and cannot be restored${type ? `; the app then sends the built-in ${type} email` : ''}; sends of ${quote(name, 100)} by name fail.`,
     details,
   };
+}
+
+/** Where a deleted template's effect shows: the application email now sent, and the templates left. */
+function afterDelete(ctx: ToolContext, app_id: string): string {
+  const steps = [
+    aside(ctx, 'preview_app_email', { app_id }, (call) => `check which version an application email sends now with ${call} plus its email_type`),
+    aside(ctx, 'list_email_templates', { app_id }, (call) => `see the remaining templates with ${call}`),
+  ].filter(Boolean);
+  if (steps.length === 0) return 'Nothing more is needed.';
+  return `${capitalized(steps.join(', or '))}.`;
 }

@@ -3,7 +3,7 @@ import type { EmailTemplate } from '../../api/schemas.js';
 import { idText, quote, sanitize } from '../../text.js';
 import { defineTool, type ToolContext, type ToolResult } from '../define.js';
 import { appId, id } from '../fields.js';
-import { nextCall } from '../format.js';
+import { aside, stepTo } from '../format.js';
 import { APPLICATION_EMAIL_NAMES, dayOf, htmlExcerpt } from './email-text.js';
 
 /** Characters of HTML shown: about 500 tokens, so text and structured facts stay under 2,000 together. */
@@ -48,14 +48,16 @@ function describeTemplate(ctx: ToolContext, app: string, templateId: string, tem
   const updated = template.updated_date ? `, updated ${dayOf(template.updated_date)}` : '';
   const lines = [
     `Template ${idText(template.id || templateId)} (${quote(name, 100)}) of app ${idText(app)}${updated}.`,
-    ...(type ? [`It is the app's own version of the ${type} email (preview_app_email shows whether it is the one sent).`] : []),
+    ...(type ? [`It is the app's own version of the ${type} email${aside(ctx, 'preview_app_email', {}, (call) => ` (${call} shows whether it is the one sent)`)}.`] : []),
     `Subject: ${quote(template.subject ?? '', 300)}`,
     html.line,
     'No API edits its content: changes are made by the app\'s AI, through a chat message.',
   ];
   return {
     text: lines.join('\n'),
-    next: `To change it, call ${nextCall(ctx.config, 'send_app_chat_message', { app_id: app, content: `In the email template ${sanitize(name, 60)}, <the change>` })} (costs credits), keeping placeholders such as {{first_name}}.`,
+    next: ctx.offered.has('send_app_chat_message')
+      ? stepTo(ctx, 'send_app_chat_message', { app_id: app, content: `In the email template ${sanitize(name, 60)}, <the change>` }, (call) => `To change it, call ${call} (costs credits), keeping placeholders such as {{first_name}}.`)
+      : `Nothing more is needed to read it. To change it: ${ctx.offered.missing('send_app_chat_message')}`,
     structured: {
       template_id: sanitize(template.id || templateId, 200),
       name,

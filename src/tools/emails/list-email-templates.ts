@@ -3,7 +3,7 @@ import type { EmailTemplateRow } from '../../api/schemas.js';
 import { idText, quote, sanitize } from '../../text.js';
 import { defineTool, type ToolContext, type ToolResult } from '../define.js';
 import { appId, whole } from '../fields.js';
-import { approxTokens, fitBudget, nextCall, plural } from '../format.js';
+import { approxTokens, aside, fitBudget, nextCall, plural } from '../format.js';
 import { dayOf } from './email-text.js';
 
 /** Service facts: at most 200 templates, newest first, no paging. */
@@ -75,9 +75,13 @@ function describeList(ctx: ToolContext, app: string, limit: number, rows: EmailT
     ...(moreMayExist ? [`The limit (${limit}) was reached: more templates may exist, and the service lists at most ${MAX_TEMPLATES}.`] : []),
   ];
   const first = shown[0];
+  const older = rest ? `older ones with ${rest}` : '';
+  const one = first ? aside(ctx, 'get_email_template', { app_id: app, template_id: first.template_id }, (call) => `Read one with ${call}`) : '';
   const read = first
-    ? `Read one with ${nextCall(ctx.config, 'get_email_template', { app_id: app, template_id: first.template_id })}${rest ? `; older ones with ${rest}` : ''}.`
-    : `Nothing to read; ${nextCall(ctx.config, 'customize_app_email', { app_id: app })} with an email_type gives the app its own version of an application email.`;
+    ? one
+      ? `${one}${older ? `; ${older}` : ''}.`
+      : `${ctx.offered.missing('get_email_template')}${older ? ` The ${older}.` : ''}`
+    : `Nothing to read${aside(ctx, 'customize_app_email', { app_id: app }, (call) => `; ${call} with an email_type gives the app its own version of an application email`)}.`;
   return {
     text: [head, ...lines, ...tail].join('\n'),
     next: read,

@@ -3,7 +3,7 @@ import type { EmailPreview } from '../../api/schemas.js';
 import { idText, quote, sanitize } from '../../text.js';
 import { defineTool, type ToolContext, type ToolResult } from '../define.js';
 import { appId } from '../fields.js';
-import { nextCall } from '../format.js';
+import { aside, capitalized, stepTo } from '../format.js';
 import { EMAIL_TYPES, htmlExcerpt, type EmailType } from './email-text.js';
 
 /** Characters of HTML shown: enough to recognise the email, a few hundred tokens at most. */
@@ -71,13 +71,17 @@ function describePreview(ctx: ToolContext, app: string, type: EmailType, preview
   };
 }
 
-function nextStep({ config }: ToolContext, app: string, type: EmailType, status: string): string {
-  const templates = nextCall(config, 'list_email_templates', { app_id: app });
+function nextStep(ctx: ToolContext, app: string, type: EmailType, status: string): string {
+  const templates = aside(ctx, 'list_email_templates', { app_id: app }, (call) => call);
+  const read = templates && aside(ctx, 'get_email_template', {}, (call) => `to read the app's version, call ${templates} for its template_id, then ${call}`);
   if (status === 'builtin') {
-    return `To give the app its own editable version, call ${nextCall(config, 'customize_app_email', { app_id: app, email_type: type })}.`;
+    return stepTo(ctx, 'customize_app_email', { app_id: app, email_type: type }, (call) => `To give the app its own editable version, call ${call}.`);
   }
   if (status === 'custom_not_sent') {
-    return `The built-in version stays in use until the app sends from its own verified email domain and passes review (set up in the service); to read the app's version, call ${templates}, then get_email_template.`;
+    return `The built-in version stays in use until the app sends from its own verified email domain and passes review (set up in the service)${read ? `; ${read}` : ''}.`;
   }
-  return `To read the app's version, call ${templates} for its template_id, then get_email_template; send_app_chat_message asks the app's AI to change it.`;
+  const edit = aside(ctx, 'send_app_chat_message', {}, (call) => `${call} asks the app's AI to change it`);
+  const steps = [read, edit].filter(Boolean);
+  if (steps.length === 0) return 'Nothing more is needed: the preview above is what recipients get.';
+  return `${capitalized(steps.join('; '))}.`;
 }

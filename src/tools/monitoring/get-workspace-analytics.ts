@@ -17,6 +17,10 @@ const KNOWN = ['summary', 'credit_pool', 'member_allocations', 'workspace_id', '
 // Deprecated by the service and always zero (service-facts): never shown.
 const DEPRECATED = new Set(['seats', 'by_seat_type']);
 const MAX_FIGURES = 24;
+/** Unknown top-level keys read; their figures then share MAX_FIGURES. */
+const MAX_OTHER_KEYS = 20;
+/** What people ask analytics for and the service's answer never holds (issue 29). */
+const NOT_REPORTED = 'The service reports no app visitors, opens or sessions: these are builder usage, credits and members.';
 const TOP_MEMBERS = 5;
 const LABEL_KEYS = ['email', 'name', 'display_name', 'user_email', 'user_id', 'member_id', 'id'];
 
@@ -37,7 +41,7 @@ type Facts = {
   summary: Figures;
   credit_pool: Figures;
   member_allocations_count: number;
-  other_keys: string[];
+  other: Figures;
 };
 
 // Keys vary by plan and version, so figures are key/value rows (a closed shape every client accepts);
@@ -54,7 +58,7 @@ export const getWorkspaceAnalytics = defineTool({
   name: 'get_workspace_analytics',
   title: 'Get Workspace Analytics',
   description:
-    "Key figures of a workspace's monitoring analytics: summary, credit pool, member allocations. Workspace admins and owners only (Enterprise). Read-only.",
+    "Key figures of a workspace's monitoring analytics: summary, credit pool, member allocations. No app visitor or open counts. Workspace admins and owners only (Enterprise). Read-only.",
   input: {
     workspace_id: id('From the user.'),
     from: day.optional().describe('First day, YYYY-MM-DD (default: start of the billing period).'),
@@ -67,7 +71,7 @@ export const getWorkspaceAnalytics = defineTool({
     summary: figures.describe('Nested keys as a.b (also in credit_pool).'),
     credit_pool: figures,
     member_allocations_count: z.number(),
-    other_keys: z.array(z.string()),
+    other: figures.describe('Figures under the answer\'s other keys, as key.a.b.'),
   },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   cost: 'none',
@@ -82,20 +86,26 @@ export const getWorkspaceAnalytics = defineTool({
     const members = membersOf(answer.member_allocations);
     const summary = flatten(answer.summary);
     const creditPool = flatten(answer.credit_pool);
+    const other = otherFigures(answer);
     const facts: Facts = {
       workspace_id,
       summary: cap(summary),
       credit_pool: cap(creditPool),
       member_allocations_count: members.count,
-      other_keys: otherKeys(answer),
+      other: cap(other),
     };
-    const hidden = { summary: Object.keys(summary).length - Object.keys(facts.summary).length, credit_pool: Object.keys(creditPool).length - Object.keys(facts.credit_pool).length };
+    const hidden = {
+      summary: Object.keys(summary).length - Object.keys(facts.summary).length,
+      credit_pool: Object.keys(creditPool).length - Object.keys(facts.credit_pool).length,
+      other: Object.keys(other).length - Object.keys(facts.other).length,
+    };
     const asOf = typeof answer.generated_at === 'string' ? sanitize(answer.generated_at, 40) : undefined;
     const period = periodOf(answer, from, to);
     return {
       text: describe(facts, members, hidden, asOf, period),
-      next: 'Nothing more is needed.',
-      structured: { ...facts, ...(asOf ? { as_of: asOf } : {}), period, summary: rows(facts.summary), credit_pool: rows(facts.credit_pool) },
+      // Issue 29: the figures cannot say whether they answer the question asked, so the step does not claim it.
+      next: 'Answer from these figures; anything else is not available from the service.',
+      structured: { ...facts, ...(asOf ? { as_of: asOf } : {}), period, summary: rows(facts.summary), credit_pool: rows(facts.credit_pool), other: rows(facts.other) },
     };
   },
 });
@@ -173,15 +183,23 @@ function numbersOf(item: Record<string, unknown>): Record<string, number> {
   return Object.fromEntries(entries.slice(0, 4).map(([key, value]) => [sanitize(key, 40), value]));
 }
 
-function otherKeys(answer: Analytics): string[] {
-  return Object.keys(answer)
-    .filter((key) => !KNOWN.includes(key) && !DEPRECATED.has(key))
-    .filter((key) => !(key === 'user_distribution' && isRecord(answer[key]) && Object.keys(answer[key]).every((sub) => DEPRECATED.has(sub))))
-    .slice(0, 20)
-    .map((key) => sanitize(key, 60));
+/**
+ * The figures under the answer's keys this summary does not know (the answer may grow, service
+ * facts), as key.a.b: every key named is shown (issue 29), so no model goes after data no call shows.
+ */
+function otherFigures(answer: Analytics): Figures {
+  const out: Figures = {};
+  const keys = Object.keys(answer).filter((key) => !KNOWN.includes(key) && !DEPRECATED.has(key)).slice(0, MAX_OTHER_KEYS);
+  for (const key of keys) {
+    const value = answer[key];
+    const name = sanitize(key, 60);
+    if (isRecord(value)) for (const [inner, figure] of Object.entries(flatten(value))) out[`${name}.${inner}`] = figure;
+    else flatten({ [key]: value }, '', out);
+  }
+  return out;
 }
 
-function describe(facts: Facts, { top, rankedBy }: Members, hidden: { summary: number; credit_pool: number }, asOf: string | undefined, period: string): string {
+function describe(facts: Facts, { top, rankedBy }: Members, hidden: { summary: number; credit_pool: number; other: number }, asOf: string | undefined, period: string): string {
   const lines = [
     `Analytics for workspace ${facts.workspace_id}${asOf ? ` as of ${asOf}` : ''}:`,
     `Period: ${period}.`,
@@ -192,7 +210,9 @@ function describe(facts: Facts, { top, rankedBy }: Members, hidden: { summary: n
   ];
   const over = Object.keys(facts.credit_pool).filter((key) => /over/i.test(key) && facts.credit_pool[key] === true);
   if (over.length > 0) lines.splice(4, 0, `Over a limit: ${over.join(', ')}.`);
-  if (facts.other_keys.length > 0) lines.push(`Also in the answer, not shown: ${facts.other_keys.join(', ')}.`);
+  // Every key named is shown (issue 29): a key named as "not shown" sent a model after data no call shows.
+  if (Object.keys(facts.other).length > 0) lines.push(`Also in the answer: ${show(facts.other, hidden.other)}`);
+  lines.push(NOT_REPORTED);
   return lines.join('\n');
 }
 

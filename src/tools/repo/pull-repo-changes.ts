@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import type { PullOutcome } from '../../api/schemas.js';
-import type { Config } from '../../config.js';
 import { idText, quote, sanitize } from '../../text.js';
 import { defineTool, type ToolResult } from '../define.js';
 import { appId } from '../fields.js';
-import { nextCall, plural } from '../format.js';
+import { aside, nextCall, plural, stepTo, type Steps } from '../format.js';
 
 export const pullRepoChanges = defineTool({
   name: 'pull_repo_changes',
@@ -26,15 +25,15 @@ export const pullRepoChanges = defineTool({
     404: "App not found (or not in the credential's workspace).",
     429: 'Rate limit: pull and conflict resolution share 20 requests per minute per caller. Nothing moved; wait a minute, then pull again.',
   },
-  async run({ app_id }, { api, config, signal }) {
-    const outcome = await api.pullRepoChanges(app_id, { signal });
-    return describePull(config, app_id, outcome);
+  async run({ app_id }, ctx) {
+    const outcome = await ctx.api.pullRepoChanges(app_id, { signal: ctx.signal });
+    return describePull(ctx, app_id, outcome);
   },
 });
 
-function describePull(config: Pick<Config, 'appId'>, app_id: string, outcome: PullOutcome): ToolResult {
+function describePull(ctx: Steps, app_id: string, outcome: PullOutcome): ToolResult {
   const app = idText(app_id);
-  const again = nextCall(config, 'pull_repo_changes', { app_id });
+  const again = nextCall(ctx.config, 'pull_repo_changes', { app_id });
   if (outcome.error) {
     const code = sanitize(outcome.error, 40);
     const said = outcome.error_message ? ` The service said: ${quote(outcome.error_message, 300)}` : '';
@@ -43,7 +42,7 @@ function describePull(config: Pick<Config, 'appId'>, app_id: string, outcome: Pu
         return {
           isError: true,
           text: `Pull STOPPED for app ${app} (merge_conflict): the repository's new commits conflict with the app's own changes, so nothing was applied.${said}`,
-          next: `Call ${nextCall(config, 'resolve_repo_conflicts', { app_id })} to let the AI resolve them (it consumes credits: a confirmation will be asked first).`,
+          next: stepTo(ctx, 'resolve_repo_conflicts', { app_id }, (call) => `Call ${call} to let the AI resolve them (it consumes credits: a confirmation will be asked first).`),
         };
       case 'sync_in_progress':
         return {
@@ -77,7 +76,7 @@ function describePull(config: Pick<Config, 'appId'>, app_id: string, outcome: Pu
       structured,
       text: `Pulled ${plural(count, 'commit')} from the repository into app ${app}${at}.`,
       // A pull never sends the app's own saved work, and its answer does not say whether any is waiting.
-      next: `Nothing more is needed, unless the app has saved work not yet in the repository: ${nextCall(config, 'push_app_to_repo', { app_id })} sends it (free).`,
+      next: `Nothing more is needed${aside(ctx, 'push_app_to_repo', { app_id }, (call) => `, unless the app has saved work not yet in the repository: ${call} sends it (free)`)}.`,
     };
   }
   return {

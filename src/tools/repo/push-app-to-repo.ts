@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import type { PushOutcome } from '../../api/schemas.js';
-import type { Config } from '../../config.js';
 import { idText, quote, sanitize } from '../../text.js';
 import { defineTool, type ToolResult } from '../define.js';
 import { appId } from '../fields.js';
-import { nextCall } from '../format.js';
+import { aside, type Steps } from '../format.js';
 
 export const pushAppToRepo = defineTool({
   name: 'push_app_to_repo',
@@ -22,13 +21,13 @@ export const pushAppToRepo = defineTool({
     403: 'The credential may not push this app: it needs editor access, and workspace API keys are refused by repository endpoints.',
     404: 'App not found (or not in the credential\'s workspace).',
   },
-  async run({ app_id }, { api, config, signal }) {
-    const outcome = await api.pushAppToRepo(app_id, { signal });
-    return describePush(config, app_id, outcome);
+  async run({ app_id }, ctx) {
+    const outcome = await ctx.api.pushAppToRepo(app_id, { signal: ctx.signal });
+    return describePush(ctx, app_id, outcome);
   },
 });
 
-function describePush(config: Pick<Config, 'appId'>, app_id: string, outcome: PushOutcome): ToolResult {
+function describePush(ctx: Steps, app_id: string, outcome: PushOutcome): ToolResult {
   const app = idText(app_id);
   if (outcome.skipped) {
     return {
@@ -41,7 +40,7 @@ function describePush(config: Pick<Config, 'appId'>, app_id: string, outcome: Pu
     return {
       isError: true,
       text: `Push FAILED for app ${app}: ${quote(outcome.error ?? 'no reason given', 300)}`,
-      next: `If the repository moved on, call ${nextCall(config, 'pull_repo_changes', { app_id })} first; if the connection is revoked or in error, reconnect it in the service; then call push_app_to_repo again.`,
+      next: `${aside(ctx, 'pull_repo_changes', { app_id }, (call) => `If the repository moved on, call ${call} first. `)}If the connection is revoked or in error, reconnect it in the service. Then call push_app_to_repo again.`,
     };
   }
   const commit = outcome.commit_hash ? idText(outcome.commit_hash) : undefined;

@@ -3,7 +3,7 @@ import type { GroupShare } from '../../api/schemas.js';
 import { idText, quote, sanitize } from '../../text.js';
 import { defineTool, type ToolContext, type ToolResult } from '../define.js';
 import { appId, whole } from '../fields.js';
-import { approxTokens, fitBudget, nextCall, plural } from '../format.js';
+import { approxTokens, aside, capitalized, fitBudget, nextCall, plural } from '../format.js';
 import { roleText } from './share-text.js';
 
 /** Rows shown, and the (approximate) tokens their text may take: the result stays far under 2,000 tokens. */
@@ -69,7 +69,7 @@ function describeShares(ctx: ToolContext, app: string, shares: GroupShare[], ski
   if (shares.length === 0) {
     return {
       text: `App ${idText(app)} is not shared with any workspace group.`,
-      next: `To share it, call ${nextCall(ctx.config, 'share_app_with_groups', { app_id: app })} with group_ids.`,
+      next: aside(ctx, 'share_app_with_groups', { app_id: app }, (call) => `To share it, call ${call} with group_ids.`) || 'Nothing more is needed: it is shared with no group.',
       structured: { shares: [], total: 0 },
     };
   }
@@ -80,9 +80,14 @@ function describeShares(ctx: ToolContext, app: string, shares: GroupShare[], ski
   const tail = rest ? [`${plural(shares.length - nextSkip!, 'more share')} follow: ${rest}.`] : [];
   const note = "A member's app role is the highest of their direct role and the roles of all their shared groups.";
   const first = shown[0]?.share_id;
-  const change = first
-    ? `To change a group's role call ${nextCall(ctx.config, 'update_group_share', { app_id: app, share_id: first })} with role (omit for user); to unshare, call remove_group_share with the share_id`
-    : `None after the first ${skip}: call again with a smaller skip`;
+  const actions = first
+    ? [
+        aside(ctx, 'update_group_share', { app_id: app, share_id: first }, (call) => `to change a group's role call ${call} with role (omit for user)`),
+        aside(ctx, 'remove_group_share', {}, (call) => `to unshare, call ${call} with the share_id`),
+      ].filter(Boolean)
+    : [];
+  const said = first ? actions.join('; ') || 'nothing more is needed: the shares are listed above' : `None after the first ${skip}: call again with a smaller skip`;
+  const change = capitalized(said);
   return {
     text: [head, ...lines, ...tail, note].join('\n'),
     next: `${change}${rest ? `; the other shares: ${rest}` : ''}.`,

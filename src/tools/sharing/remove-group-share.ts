@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { idText, sanitize } from '../../text.js';
 import { defineTool } from '../define.js';
 import { appId, id } from '../fields.js';
-import { nextCall } from '../format.js';
+import { aside } from '../format.js';
 
 export const removeGroupShare = defineTool({
   name: 'remove_group_share',
@@ -26,15 +26,15 @@ export const removeGroupShare = defineTool({
     429: 'Rate limit exceeded; the share is unchanged, and a retry after a short wait is safe.',
     read_only: 'Removing a share needs a full-access token: set APPMGMT_ACCESS_TOKEN to a full_access personal access token. The share is unchanged.',
   },
-  async run({ app_id, share_id }, { api, config, signal }) {
-    const answer = await api.removeGroupShare(app_id, share_id, { signal });
+  async run({ app_id, share_id }, ctx) {
+    const answer = await ctx.api.removeGroupShare(app_id, share_id, { signal: ctx.signal });
     const shown = idText(share_id);
-    const list = nextCall(config, 'list_group_shares', { app_id });
+    const list = (say: (call: string) => string) => aside(ctx, 'list_group_shares', { app_id }, say);
     if (answer.removed === false) {
       return {
         isError: true,
         text: `The service answered that share ${shown} was not removed; the share is unchanged, so a retry is safe.`,
-        next: `Call remove_group_share again, or check with ${list}.`,
+        next: `Call remove_group_share again${list((call) => `, or check with ${call}`)}.`,
       };
     }
     return {
@@ -42,7 +42,7 @@ export const removeGroupShare = defineTool({
         `Removed share ${shown} from app ${idText(app_id)}.`,
         "Members who had access only through this group lost it; the others keep their highest remaining role (direct or through another shared group).",
       ].join('\n'),
-      next: `Nothing more is needed; ${list} shows the remaining shares.`,
+      next: `Nothing more is needed${list((call) => `; ${call} shows the remaining shares`)}.`,
       structured: { share_id: sanitize(share_id, 200), removed: true },
     };
   },

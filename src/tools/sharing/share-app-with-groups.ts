@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import type { GroupShareResult } from '../../api/schemas.js';
 import { idText, quote, sanitize } from '../../text.js';
-import type { Config } from '../../config.js';
 import { defineTool, type ToolResult } from '../define.js';
 import { appId, text } from '../fields.js';
-import { nextCall } from '../format.js';
+import { aside, nextCall, type Steps } from '../format.js';
 
 const ALREADY_SHARED = 'already_shared';
 /** Group ids one request may carry (spec). */
@@ -26,7 +25,7 @@ export const shareAppWithGroups = defineTool({
       .describe('1-50 workspace group IDs, from the user.'),
     role: text(100)
       .optional()
-      .describe("For every group: user (default, view only), editor, admin, or another role the app defines."),
+      .describe('For every group: user (the default) or admin; an app may define others (a refused role\'s error names them).'),
   },
   output: {
     shared: z.array(z.string()).describe('Group ids newly shared.'),
@@ -41,20 +40,22 @@ export const shareAppWithGroups = defineTool({
     402: 'The workspace plan does not include workspace groups; sharing with groups needs a plan that does.',
     403: 'Not allowed: sharing needs editor access to the app, an editor or admin role in the workspace, and a plan with workspace groups.',
     404: "App not found, or not in the token's workspace. Check app_id.",
+    422: "The role is not one of this app's roles; no group was shared. The service's answer below names the roles it accepts; omit role for the default (user).",
     429: 'Rate limit: 30 group-share requests per minute, shared by all personal tokens of the workspace.',
   },
-  async run({ app_id, group_ids, role }, { api, config, signal }) {
+  async run({ app_id, group_ids, role }, ctx) {
+    const { api, signal } = ctx;
     const unique = [...new Set(group_ids)];
     // Omitting role (rather than sending null) leaves the default role to the service.
     const body = role === undefined ? { group_ids: unique } : { group_ids: unique, role };
     const answer = await api.shareAppWithGroups(app_id, body, { signal });
-    return describeShares(config, app_id, unique, role, answer);
+    return describeShares(ctx, app_id, unique, role, answer);
   },
 });
 
 type Outcome = 'shared' | 'already' | 'failed';
 
-function describeShares(config: Config, app: string, sent: string[], role: string | undefined, answer: GroupShareResult): ToolResult {
+function describeShares(ctx: Steps, app: string, sent: string[], role: string | undefined, answer: GroupShareResult): ToolResult {
   const counts: Record<Outcome, number> = { shared: 0, already: 0, failed: 0 };
   const notFound: string[] = [];
   const facts = {
@@ -101,13 +102,18 @@ function describeShares(config: Config, app: string, sent: string[], role: strin
   if (counts.already > 0) {
     tail.push(`${counts.shared === 0 && failed === 0 ? 'Nothing changed. ' : ''}Already-shared groups keep their current role.`);
   }
+  const shared = aside(ctx, 'list_group_shares', { app_id: app }, (call) => `; ${call} shows those already shared`);
+  const change =
+    ctx.offered.has('update_group_share') && ctx.offered.has('list_group_shares')
+      ? `To change an already-shared group's role, call ${nextCall(ctx.config, 'list_group_shares', { app_id: app })} for its share_id, then update_group_share.`
+      : `Already-shared groups keep their role. Changing it: ${ctx.offered.missing(ctx.offered.has('update_group_share') ? 'list_group_shares' : 'update_group_share')}`;
   const next =
     notFound.length > 0
-      ? `No group ${notFound.join(', ')} in the app's workspace. Group ids come from the workspace's group settings in the service (no tool lists workspace groups; ${nextCall(config, 'list_group_shares', { app_id: app })} shows those already shared). Ask the user for the right id, then call share_app_with_groups again with it.`
+      ? `No group ${notFound.join(', ')} in the app's workspace. Group ids come from the workspace's group settings in the service (no tool lists workspace groups${shared}). Ask the user for the right id, then call share_app_with_groups again with it.`
       : failed > 0
         ? 'Failed groups were not shared: fix the cause, then call share_app_with_groups again with those IDs (repeating already-shared groups is harmless).'
         : counts.already > 0
-          ? `To change an already-shared group's role, call ${nextCall(config, 'list_group_shares', { app_id: app })} for its share_id, then update_group_share.`
+          ? change
           : 'Nothing more is needed.';
   return {
     text: [head, ...lines, ...tail].join('\n'),

@@ -3,7 +3,7 @@ import type { GroupShare } from '../../api/schemas.js';
 import { idText, quote, sanitize } from '../../text.js';
 import { defineTool, type ToolContext, type ToolResult } from '../define.js';
 import { appId, id, text } from '../fields.js';
-import { nextCall } from '../format.js';
+import { aside } from '../format.js';
 import { roleText } from './share-text.js';
 
 /** The top role in the service's examples; any other new role may lower some members. */
@@ -17,7 +17,7 @@ export const updateGroupShare = defineTool({
   input: {
     app_id: appId,
     share_id: id('From list_group_shares.'),
-    role: text(100).optional().describe('user (default, view only), editor, admin, or another role the app defines.'),
+    role: text(100).optional().describe('user (the default) or admin; an app may define others (a refused role\'s error names them).'),
   },
   output: {
     share_id: z.string(),
@@ -32,7 +32,7 @@ export const updateGroupShare = defineTool({
     402: 'The workspace plan does not include workspace groups; changing group shares needs a plan that does. Nothing changed.',
     403: 'Not allowed: changing a share needs editor access to the app and an editor or admin role in the workspace. Nothing changed.',
     404: 'App or share not found (the share may have been removed): list_group_shares shows the current share_ids.',
-    422: "The role is not one of the app's roles; nothing changed. Use a role the app defines, or omit role for the default.",
+    422: "The role is not one of this app's roles; nothing changed. The service's answer below names the roles it accepts; omit role for the default (user).",
     429: 'Rate limit exceeded; nothing changed, and a retry after a short wait is safe.',
     read_only: 'Changing a share needs a full-access token: set APPMGMT_ACCESS_TOKEN to a full_access personal access token. Nothing changed.',
   },
@@ -57,7 +57,7 @@ function describeUpdate(ctx: ToolContext, app: string, shareId: string, asked: s
   }
   return {
     text: lines.join('\n'),
-    next: `Nothing more is needed; ${nextCall(ctx.config, 'list_group_shares', { app_id: app })} shows every share and its role.`,
+    next: `Nothing more is needed${aside(ctx, 'list_group_shares', { app_id: app }, (call) => `; ${call} shows every share and its role`)}.`,
     structured: {
       share_id: sanitize(share.id || shareId, 200),
       group_id: sanitize(share.group_id ?? '', 200),

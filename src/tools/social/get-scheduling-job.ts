@@ -4,7 +4,7 @@ import { CancelledError, describeError } from '../../errors.js';
 import { idText, sanitize } from '../../text.js';
 import { defineTool, type ToolContext, type ToolResult } from '../define.js';
 import { appId, id, whole } from '../fields.js';
-import { nextCall } from '../format.js';
+import { aside, nextCall, stepTo } from '../format.js';
 import { SOCIAL_CREDENTIAL_HINTS } from './calendar.js';
 import { scheduleRange, type ScheduleRange } from './post-summary.js';
 
@@ -122,24 +122,26 @@ function describeJob(
       isError: true,
       text: `Job ${shownId} FAILED${at}. The service gives no cause (its error is a fixed flag). Posts already handled keep their status; the rest are untouched.`,
       // The job does not carry its range: the caller started it and knows it.
-      next: `Schedule the same range again: call ${nextCall(ctx.config, 'start_scheduling_posts', { app_id: app })} with the scheduled_from and scheduled_until you started.`,
+      next: stepTo(ctx, 'start_scheduling_posts', { app_id: app }, (call) => `Schedule the same range again: call ${call} with the scheduled_from and scheduled_until you started.`),
     };
   }
   if (job.status === 'completed') {
     const problems = counts && counts.failed + counts.needs_reconnect + counts.plan_limited > 0;
-    const list = nextCall(ctx.config, 'list_social_posts', { app_id: app });
+    const list = (say: (call: string) => string) => aside(ctx, 'list_social_posts', { app_id: app }, say);
     const lines = [`Job ${shownId} completed: ${counts ? countsText(counts) : 'no result counts given'}.`];
     let next = problems
-      ? `Some posts were not placed: see them with ${list}; once the cause is fixed (plan limit, account to reconnect), start the same range again.`
+      ? `Some posts were not placed${list((call) => `: see them with ${call}`)}; once the cause is fixed (plan limit, account to reconnect), start the same range again.`
       : 'Nothing more is needed.';
     if (waiting && 'unchecked' in waiting) {
       lines.push(`Could not check the calendar for approved posts still waiting: ${waiting.unchecked}`);
-      if (!problems) next = `See whether approved posts still wait with ${list}.`;
+      if (!problems) next = stepTo(ctx, 'list_social_posts', { app_id: app }, (call) => `See whether approved posts still wait with ${call}.`);
     } else if (waiting && waiting.waiting > 0 && waiting.scheduled_from) {
       lines.push(`Still waiting: ${waiting.waiting} approved post${waiting.waiting === 1 ? '' : 's'} on the calendar not handed over yet, from ${waiting.scheduled_from} until ${waiting.scheduled_until}.`);
       if (!problems) {
-        const start = nextCall(ctx.config, 'start_scheduling_posts', { app_id: app, scheduled_from: waiting.scheduled_from, scheduled_until: waiting.scheduled_until });
-        next = `If the user wants them published too, call ${start}.`;
+        const range = { app_id: app, scheduled_from: waiting.scheduled_from, scheduled_until: waiting.scheduled_until };
+        next =
+          aside(ctx, 'start_scheduling_posts', range, (call) => `Only if the user wants them published too, call ${call} (all of them; a narrower range takes fewer).`) ||
+          'Nothing more is needed for the range this job took.';
       }
     } else if (waiting) lines.push('No approved post on the calendar is still waiting.');
     return {

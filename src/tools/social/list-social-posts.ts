@@ -3,7 +3,7 @@ import type { SocialPost } from '../../api/schemas.js';
 import { sanitize } from '../../text.js';
 import { defineTool } from '../define.js';
 import { appId, text, whole } from '../fields.js';
-import { approxTokens, fitBudget, nextCall, plural, today, todayLine } from '../format.js';
+import { approxTokens, fitBudget, nextCall, plural, today, weekLine, weeksOf } from '../format.js';
 import { rangeOf, SOCIAL_CREDENTIAL_HINTS } from './calendar.js';
 import { countsOf, describeCalendar, nextOf, postFacts, postLine, scheduleRange, type PostFacts } from './post-summary.js';
 
@@ -33,7 +33,7 @@ export const listSocialPosts = defineTool({
   name: 'list_social_posts',
   title: 'List Social Posts',
   description:
-    "An app's social calendar: counts, then matching posts earliest first. Statuses: proposal (unpublished until approved in the service), approved (start_scheduling_posts takes it), scheduled, failed (final).",
+    "An app's social calendar: counts, then matching posts earliest first. Statuses: proposal (unpublished until approved in the service), approved, scheduled, published, failed (final). start_scheduling_posts takes approved ones.",
   input: {
     app_id: appId,
     from: text(40).optional().describe('ISO 8601, included'),
@@ -44,6 +44,7 @@ export const listSocialPosts = defineTool({
   },
   output: {
     today: z.string().describe('YYYY-MM-DD, UTC.'),
+    next_week: z.strictObject({ from: z.string(), until: z.string() }).describe('Monday to Sunday, UTC; until excluded.'),
     total: z.number().describe('Posts on the whole calendar.'),
     by_status: z.array(Count),
     by_platform: z.array(Count),
@@ -80,10 +81,12 @@ export const listSocialPosts = defineTool({
     const range = scheduleRange(all.filter(inRange), start, end);
     const counts = countsOf(all);
     const now = ctx.clock.now();
-    const summary = { appId: app_id, total: all.length, counts, filters: { from: start, until: end, status, platform }, matching: matching.length, range, today: todayLine(now) };
-    const next = nextOf(ctx.config, app_id, range, all.filter(inRange));
+    const summary = { appId: app_id, total: all.length, counts, filters: { from: start, until: end, status, platform }, matching: matching.length, range, today: weekLine(now) };
+    const { next_week } = weeksOf(now);
+    const next = nextOf(ctx, app_id, range, all.filter(inRange), start !== undefined && end !== undefined, next_week);
     const facts = {
       today: today(now),
+      next_week,
       total: all.length,
       by_status: counts.byStatus,
       by_platform: counts.byPlatform,

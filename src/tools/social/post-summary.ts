@@ -1,12 +1,12 @@
 import type { SocialPost } from '../../api/schemas.js';
-import type { Config } from '../../config.js';
 import { idText, quote, sanitize } from '../../text.js';
-import { nextCall, plural } from '../format.js';
+import { plural, stepTo, type Steps, type Week } from '../format.js';
 import { APPROVED, DAY_MS, floorDay, isoOf, MAX_PER_RUN } from './calendar.js';
 
 /** The summary list_social_posts gives of a whole calendar: counts, rows, the range to schedule. */
 
-const KNOWN_STATUSES = ['proposal', APPROVED, 'scheduled', 'failed', 'published'];
+/** The statuses the calendar shows, in a post's order of life; list_social_posts' description names each (test/descriptions.test.ts). */
+export const KNOWN_STATUSES = ['proposal', APPROVED, 'scheduled', 'published', 'failed'];
 /** Distinct names kept per count list; a calendar could carry any number of odd statuses. */
 const MAX_NAMES = 8;
 const TITLE_MAX = 60;
@@ -142,12 +142,20 @@ export function describeCalendar({ appId, total, counts, filters, matching, line
   return out.join('\n');
 }
 
-/** Start scheduling when approved posts wait; otherwise nothing (approving proposals happens in the service). */
-export function nextOf(config: Pick<Config, 'appId'>, appId: string, range: ScheduleRange, inRange: SocialPost[]): string {
+/**
+ * Start scheduling when approved posts wait; otherwise nothing (approving proposals happens in the
+ * service). A range the caller did not give is this server's choice, and the step says so, with next
+ * week's range, rather than offering more than was asked (issue 29).
+ */
+export function nextOf(ctx: Steps, appId: string, range: ScheduleRange, inRange: SocialPost[], given: boolean, nextWeek: Week): string {
   if (range.scheduled_from) {
-    const call = nextCall(config, 'start_scheduling_posts', { app_id: appId, scheduled_from: range.scheduled_from, scheduled_until: range.scheduled_until });
+    const args = { app_id: appId, scheduled_from: range.scheduled_from, scheduled_until: range.scheduled_until };
     const what = range.capped ? `the first ${MAX_PER_RUN} or fewer of the ${range.waiting} approved posts` : `the ${plural(range.waiting, 'approved post')}`;
-    return `Call ${call} to hand ${what} over for publishing.`;
+    return stepTo(ctx, 'start_scheduling_posts', args, (call) =>
+      given
+        ? `Call ${call} to hand ${what} over for publishing.`
+        : `No range was given, so this one is this server's choice: ${what} waiting, from ${range.scheduled_from} until ${range.scheduled_until}. If the user asked for less (next week is from ${nextWeek.from} until ${nextWeek.until}), list that range and schedule it instead; only to hand over ${range.capped ? 'these' : 'all of them'}, call ${call}.`,
+    );
   }
   if (inRange.some((post) => statusOf(post) === 'proposal')) {
     return 'Nothing to schedule: proposals must be approved in the service first, and nothing more is needed here.';

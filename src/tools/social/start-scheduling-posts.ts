@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { idText, sanitize } from '../../text.js';
 import { defineTool } from '../define.js';
 import { appId, text } from '../fields.js';
-import { nextCall, todayLine } from '../format.js';
+import { aside, stepTo, todayLine } from '../format.js';
 import { isoOf, MAX_PER_RUN, rangeOf, SOCIAL_CREDENTIAL_HINTS } from './calendar.js';
 
 /** How long get_scheduling_job is asked to wait: a job usually finishes within a minute. */
@@ -44,7 +44,9 @@ export const startSchedulingPosts = defineTool({
         'It takes the approved posts in the range not yet handed over; proposals stay on the calendar unpublished. A range with nothing to schedule gives a job that is already completed.',
         todayLine(ctx.clock.now()),
       ].join('\n'),
-      next: `Call ${nextCall(ctx.config, 'get_scheduling_job', { app_id, job_id: job, wait_seconds: WAIT_SECONDS })} to wait for it; once completed it says which approved posts still wait.`,
+      next:
+        stepTo(ctx, 'get_scheduling_job', { app_id, job_id: job, wait_seconds: WAIT_SECONDS }, (call) => `Call ${call} to wait for it; once completed it says which approved posts still wait.`) +
+        (ctx.offered.has('get_scheduling_job') ? '' : aside(ctx, 'list_social_posts', { app_id }, (call) => ` ${call} shows which posts are scheduled.`)),
       structured: { job_id: job, ...range },
     };
   },

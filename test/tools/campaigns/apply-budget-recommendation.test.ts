@@ -56,7 +56,7 @@ describe('apply_budget_recommendation', () => {
       - recommendation_resource_name: "customers/7100000001/recommendations/rec_budget_1"
       - recommended_daily_budget_micros: 35000000 (35.00 a day)
       - recommendation_type: CAMPAIGN_BUDGET
-      The amount is a confirmation, not a value to set: the service applies the ad platform's current figure; a 409 means the figure changed (or the budget is shared with campaigns not managed here): read suggestions again with list_campaign_suggestions.
+      The amount confirms the recommendation's figure and cannot be another: the service applies the ad platform's current figure, and answers 409 if that changed meanwhile (or if the budget is shared with campaigns not managed here).
       If it is applied meanwhile, the service answers already_applied and changes nothing.
       Cost: daily budget 20.00 → 35.00 in the account currency: roughly +456.00 a month (about 1064.00 a month in all); real money while it serves.
       Next: Show this to the user; only if they agree, call apply_budget_recommendation again with the same arguments plus confirm: true within 10 minutes."
@@ -81,7 +81,7 @@ describe('apply_budget_recommendation', () => {
     expect(request?.body).toEqual({ recommendation_resource_name: RESOURCE, recommended_daily_budget_micros: 35_000_000, recommendation_type: 'CAMPAIGN_BUDGET' });
     expect(result.text).toMatchInlineSnapshot(`
       "Applied the budget recommendation to campaign cmp_1 on app app_demo: daily budget 35.00 a day, roughly 1064.00 a month; real money while it serves.
-      Next: Read the campaign back with get_ad_campaign {"app_id":"app_demo","campaign_id":"cmp_1"} to see its budget."
+      Next: Read the campaign back with get_ad_campaign {"app_id":"app_demo","campaign_id":"cmp_1"} to see its budget and whether it serves."
     `);
     expect(result.structured).toMatchObject({ confirmation_needed: false, campaign_id: 'cmp_1', already_applied: false, daily_budget: 35 });
   });
@@ -97,7 +97,7 @@ describe('apply_budget_recommendation', () => {
     expect(result.isError).toBe(true);
     expect(result.text).toMatchInlineSnapshot(`
       "REFUSED (409): the ad platform's recommended figure changed since it was read, or the campaign's budget is shared with campaigns not managed here. Nothing changed. The service said: "The recommended budget changed since it was read"
-      Next: Read the suggestions again with list_campaign_suggestions for this campaign: a new figure needs a new warning with it; a shared budget can only be changed at the ad platform."
+      Next: Read the suggestions again with list_campaign_suggestions for this campaign: a new figure needs a new warning with it. A shared budget can only be changed at the ad platform."
     `);
     expect(result.text).not.toMatch(/UNKNOWN|may or may not/);
     expect(result.structured).toEqual({ error: expect.stringMatching(/^REFUSED \(409\)/), next: expect.stringMatching(/^Read the suggestions again with list_campaign_suggestions/) });
@@ -114,7 +114,7 @@ describe('apply_budget_recommendation', () => {
   });
 
   it.each([
-    [404, /^404: App, campaign or recommendation not found: read the suggestions again/],
+    [404, /^404: App, campaign or recommendation not found\. Read the suggestions again/],
     [422, /^422: The service refused the request: pass recommendation_resource_name and recommended_daily_budget_micros exactly/],
     [400, /^400: The campaign's budget cannot be changed/],
   ])('explains %i on the confirmed call', async (status, expected) => {
@@ -127,7 +127,7 @@ describe('apply_budget_recommendation', () => {
     ['is not listed', [], /^Refused: no budget suggestion of campaign cmp_1 names "customers\/7100000001\/recommendations\/rec_budget_1" now/],
     ['acts on no campaign of the app', [{ ...SUGGESTIONS[0], action: null, action_payload: { campaign_ids: [] } }], /^Refused: this recommendation is for an ad-platform campaign not managed here/],
     ['acts on another campaign', [{ ...SUGGESTIONS[0], action_payload: { campaign_ids: ['cmp_2'] } }], /^Refused: this recommendation is for an ad-platform campaign not managed here/],
-    ['shows another amount now', [{ ...SUGGESTIONS[0], recommended_daily_budget_micros: 40_000_000 }], /^Refused: the recommendation now shows recommended_daily_budget_micros 40000000 \(40\.00 a day\), not 35000000/],
+    ['shows another amount now', [{ ...SUGGESTIONS[0], recommended_daily_budget_micros: 40_000_000 }], /^Refused: recommended_daily_budget_micros 35000000 \(35\.00 a day\) is not this recommendation's figure: it recommends 40000000 \(40\.00 a day\) now\./],
   ])('refuses a recommendation that %s, remembering nothing', async (_case, suggestions, message) => {
     reads(CAMPAIGN, suggestions);
     const result = await apply();

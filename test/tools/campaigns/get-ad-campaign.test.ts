@@ -30,6 +30,7 @@ describe('get_ad_campaign', () => {
       Ad platform: adnet id 7100000001; primary status LIMITED (CAMPAIGN_BUDGET_LIMITED); review REVIEWED; serving SERVING (read with review: it can lag behind).
       Landing page "https://shop.example.com/spring"; geo targets 2840, 2826; phone "+14155550100".
       Learning period: ends 2026-10-17T09:00:00Z; last changed 2026-11-01T09:00:00Z.
+      The service returns no ad text for a campaign (keyword themes, headlines, descriptions, business name), no images or sitelinks, and no pause date: last changed is its latest change of any kind. A copy of it needs those from the user.
       Next: See what to improve with list_campaign_suggestions {"app_id":"app_demo","campaign_id":"cmp_1"}."
     `);
     expect(result.structured).toEqual({
@@ -111,7 +112,7 @@ describe('get_ad_campaign', () => {
   it.each([
     [401, /^401: The access token is missing, invalid or expired/],
     [403, /^403: Not allowed: the token needs access to this app/],
-    [404, /^404: App or campaign not found\. campaign_id must be the service's id from list_ad_campaigns/],
+    [404, /^404: App or campaign not found\. campaign_id is the service's id, not the adnet campaign ID\. list_ad_campaigns shows it\./],
   ])('explains %i', async (status, expected) => {
     h.sandbox.script({ status, body: { detail: 'Refused' } });
     const result = await get();

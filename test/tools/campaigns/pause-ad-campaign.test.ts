@@ -26,12 +26,12 @@ describe('pause_ad_campaign', () => {
     expect(result.text).toMatchInlineSnapshot(`
       "Paused campaign cmp_1 on app app_demo (the service answered paused).
       It stops serving within minutes; spend already incurred today is still billed. If it was already paused, nothing changed.
-      Next: Check its status with get_ad_campaign {"app_id":"app_demo","campaign_id":"cmp_1"}; resume_ad_campaign re-opens spend when wanted."
+      Next: Check its status with get_ad_campaign {"app_id":"app_demo","campaign_id":"cmp_1"}. To re-open spend later, when the user wants it: resume_ad_campaign."
     `);
     expect(result.structured).toEqual({
       campaign_id: 'cmp_1',
       action: 'paused',
-      next: 'Check its status with get_ad_campaign {"app_id":"app_demo","campaign_id":"cmp_1"}; resume_ad_campaign re-opens spend when wanted.',
+      next: 'Check its status with get_ad_campaign {"app_id":"app_demo","campaign_id":"cmp_1"}. To re-open spend later, when the user wants it: resume_ad_campaign.',
     });
   });
 
@@ -47,7 +47,7 @@ describe('pause_ad_campaign', () => {
     const result = await pause();
     expect(result.isError).toBe(true);
     expect(result.text).toMatch(
-      /^409: The ad platform timed out after the request was sent: the pause may or may not have applied\. Read the campaign back with get_ad_campaign before retrying\./,
+      /^409: The ad platform timed out after the request was sent: the pause may or may not have applied\. Read the campaign back before retrying\. get_ad_campaign shows its status\./,
     );
     expect(result.text).toContain('Reason given: "adnet did not answer in time"');
     expect(h.sandbox.requests).toHaveLength(1);
@@ -77,7 +77,7 @@ describe('pause_ad_campaign', () => {
     const readOnly = await connect({ config: { accessToken: 'pat_demo_owner_ro' } });
     try {
       const result = await readOnly.call('pause_ad_campaign', { app_id: APP, campaign_id: 'cmp_demo' });
-      expect(result.text).toMatch(/^403 read_only_credential_route_not_allowed: the token is read-only/);
+      expect(result.text).toMatch(/^403 read_only_credential_route_not_allowed: the access token \(APPMGMT_ACCESS_TOKEN\) is read-only/);
     } finally {
       await readOnly.close();
     }

@@ -33,7 +33,7 @@ describe('read_app_conversation', () => {
     expect(request?.headers.authorization).toBe(`Bearer ${h.config.accessToken}`);
     expect(result.isError).toBe(false);
     expect(result.text).toMatchInlineSnapshot(`
-      "Conversation of app app_demo: 3 messages, oldest first (1 hidden skipped).
+      "Conversation of app app_demo: 3 messages, oldest first; the service gives messages no dates (1 hidden message skipped: the service's internal notes, not part of the chat).
       1. user: "Add a weekly view to the planner, starting on Monday."
       2. assistant: (no text). Tool calls: edit_files (completed)
       3. assistant: "Done: the planner has a weekly view that starts on Monday."
@@ -89,11 +89,11 @@ describe('read_app_conversation', () => {
     });
     const result = await h.call('read_app_conversation', { app_id: 'app_demo' });
     expect(result.text).toMatchInlineSnapshot(`
-      "Conversation of app app_demo: 2 messages, oldest first.
+      "Conversation of app app_demo: 2 messages, oldest first; the service gives messages no dates.
       1. user: "Merge the repository changes."
       2. assistant: "Monday or Sunday as the first day?". Tool calls: ask_user (waiting_for_user_input)
       THE AI IS WAITING FOR AN ANSWER to message 2: it cannot continue until the user answers.
-      Next: Show the question to the user and send their answer with send_app_chat_message {"app_id":"app_demo","content":"<the user's answer>"} (it consumes credits; a confirmation will be asked)."
+      Next: Show the question to the user. Send their answer with send_app_chat_message {"app_id":"app_demo","content":"<the user's answer>"} (it consumes credits; a confirmation will be asked)."
     `);
     expect(result.structured).toMatchObject({ waiting_for_input: true });
   });
@@ -107,7 +107,9 @@ describe('read_app_conversation', () => {
   it('says so when there is nothing to show', async () => {
     h.sandbox.script({ status: 200, body: { messages: [{ id: 'm1', role: 'assistant', content: 'x', hidden: true }] } });
     const result = await h.call('read_app_conversation', { app_id: 'app_demo' });
-    expect(result.text).toBe('The conversation of app app_demo has no visible messages (1 hidden skipped).\nNext: Nothing more is needed.');
+    expect(result.text).toBe(
+      "The conversation of app app_demo has no visible messages (1 hidden message skipped: the service's internal notes, not part of the chat).\nNext: Nothing more is needed.",
+    );
   });
 
   it('stays under 2,000 tokens for 50 long messages with many tool calls, keeping the newest and the waiting question', async () => {
@@ -121,7 +123,7 @@ describe('read_app_conversation', () => {
     h.sandbox.script({ status: 200, body: { messages } });
     const result = await h.call('read_app_conversation', { app_id: 'app_demo', limit: 50 });
     expect(countTokens(result.text) + countTokens(JSON.stringify(result.structured))).toBeLessThan(2_000);
-    expect(result.text).toMatch(/^Conversation of app app_demo: \d+ messages, oldest first \(\d+ older left out for size\)\./);
+    expect(result.text).toMatch(/^Conversation of app app_demo: \d+ messages, oldest first; the service gives messages no dates \(\d+ older left out for size\)\./);
     expect(result.text).toContain('"Message 49: lorem');
     expect(result.text).toContain('Tool calls: tool_29 (waiting_for_user_input), tool_0 (completed)');
     expect(result.text).toMatch(/and 24 more/);

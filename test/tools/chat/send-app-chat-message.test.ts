@@ -73,7 +73,8 @@ describe('send_app_chat_message', () => {
       expect(result.text).toMatchInlineSnapshot(`
         "CONFIRMATION NEEDED. Nothing was sent.
         Send a message to the AI builder of app app_demo (one builder turn).
-        Message (21 characters): "Make the header blue."
+        Message (21 characters, exactly as sent): "Make the header blue."
+        No tool rolls a builder turn back: undoing its changes takes another turn (more credits) or the service itself.
         If the confirmed call is repeated within 10 minutes, the service runs the message at most once.
         It can take minutes: this server waits up to 10 s and sends progress meanwhile.
         If the builder is busy, the message is queued (up to 7) and runs later, using credits then.
@@ -87,7 +88,7 @@ describe('send_app_chat_message', () => {
       const content = `Rewrite the pricing page.${' Details.'.repeat(800)}`;
       const result = await h.call('send_app_chat_message', { app_id: 'app_demo', content });
       expect(content.length).toBe(7225);
-      expect(result.text).toMatch(/^Message \(7225 characters\): "Rewrite the pricing page\. Details\. .{500,600}…"$/m);
+      expect(result.text).toMatch(/^Message \(7225 characters; the first 600 shown, all sent\): "Rewrite the pricing page\. Details\. .{500,600}"…$/m);
     });
 
     it('posts the content once with the bearer token and a fresh X-Request-ID when confirmed', async () => {
@@ -217,13 +218,13 @@ describe('send_app_chat_message', () => {
       expect(result.isError).toBe(false);
       expect(result.text).toMatchInlineSnapshot(`
         "QUEUED, no reply yet: the builder of app app_demo was busy, so the message waits in its queue (up to 7 messages) and runs when the builder is free, using credits then.
-        Next: Call read_app_conversation {"app_id":"app_demo"} in a few minutes to read the reply; do not send the message again."
+        Next: Do not send the message again. Call read_app_conversation {"app_id":"app_demo"} in a few minutes to read the reply."
       `);
       expect(result.structured).toEqual({
         confirmation_needed: false,
         queued: true,
         waiting_for_input: false,
-        next: 'Call read_app_conversation {"app_id":"app_demo"} in a few minutes to read the reply; do not send the message again.',
+        next: 'Do not send the message again. Call read_app_conversation {"app_id":"app_demo"} in a few minutes to read the reply.',
       });
     });
 
@@ -234,7 +235,7 @@ describe('send_app_chat_message', () => {
       expect(result.structured).toEqual({ error: expect.stringMatching(/FAILED: status error/), next: expect.stringMatching(/^Read what happened with read_app_conversation/) });
       expect(result.text).toMatchInlineSnapshot(`
         "The builder turn on app app_demo ("Demo Planner") FAILED: status error (error_source "agent"). Credits may have been used.
-        Next: Read what happened with read_app_conversation {"app_id":"app_demo"} before sending again (a new message needs a new warning and consumes credits)."
+        Next: Read what happened with read_app_conversation {"app_id":"app_demo"} before sending again. A new message needs a new warning and consumes credits."
       `);
     });
 

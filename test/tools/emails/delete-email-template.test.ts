@@ -75,7 +75,7 @@ describe('delete_email_template', () => {
       expect(result.structured).toMatchObject({ confirmation_needed: false, template_id: 'tpl_3', deleted: true });
       expect(result.text).toMatchInlineSnapshot(`
         "Deleted email template tpl_3 of app app_demo. If it was the app's own version of an application email, the built-in version is sent again.
-        Next: Check which version an application email sends now with preview_app_email {"app_id":"app_demo"} plus its email_type, or see the remaining templates with list_email_templates."
+        Next: Check which version an application email sends now with preview_app_email {"app_id":"app_demo"} plus its email_type, or see the remaining templates with list_email_templates {"app_id":"app_demo"}."
       `);
     });
 

@@ -58,7 +58,7 @@ describe('preview_app_email', () => {
       "Preview of the email_verification email of app app_demo: authored_status custom_not_sent: the app has its own version, but the service's built-in one is sent: for email_verification the app must send from its own email domain and its version must pass review.
       Subject: "Verify"
       HTML (13 characters): "<p>Verify</p>"
-      Next: The built-in version stays in use until the app sends from its own verified email domain and passes review (set up in the service); to read the app's version, call list_email_templates {"app_id":"app_demo"}, then get_email_template."
+      Next: The built-in version stays in use until the app sends from its own verified email domain and passes review (set up in the service); to read the app's version, call list_email_templates {"app_id":"app_demo"} for its template_id, then get_email_template."
     `);
   });
 
@@ -103,7 +103,7 @@ describe('preview_app_email', () => {
       h.sandbox.script({ status: 403, body: { detail: 'read_only_credential_route_not_allowed' } });
       const result = await preview();
       expect(result.isError).toBe(true);
-      expect(result.text).toContain('the token is read-only');
+      expect(result.text).toContain('the access token (APPMGMT_ACCESS_TOKEN) is read-only');
       expect(result.text).toContain('Previews need a full-access token even though they change nothing');
     });
 

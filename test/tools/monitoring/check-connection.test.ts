@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { directoryOf } from '../../../src/sandbox/directory.js';
+import { startSandbox } from '../../../src/sandbox/http.js';
 import { connect, type Harness } from '../../helpers.js';
 
 describe('check_connection', () => {
@@ -22,6 +23,8 @@ describe('check_connection', () => {
       Server 0.1.0, live.
       Base URL: URL.
       Credentials set: access token yes, API key no, monitoring key no.
+      Permission level: access token unknown, API key not set.
+      The service has no call that reports a credential's permission: a read-only one is refused on its first change (403 read_only_credential_route_not_allowed), and from then on this server says so before any change made with it, without sending it.
       Next: Ask the user for the app id (the service has no operation that lists apps), then call the tools with it."
     `);
     expect(result.text).not.toContain(h.config.accessToken!);
@@ -43,8 +46,9 @@ describe('check_connection', () => {
   });
 
   it('lists the sandbox workspace, apps and groups, from which every workflow starts', async () => {
-    h = await connect({ config: { sandbox: true } });
-    h.config.sandboxDirectory = directoryOf(h.sandbox.simulation.world, h.config.accessToken!);
+    const sandbox = await startSandbox({ control: true });
+    h = await connect({ sandbox, config: { sandbox: true, sandboxDirectory: directoryOf(sandbox.simulation.world, sandbox.simulation.credentials.accessToken) } });
+    h.close = ((close) => async () => { await close(); await sandbox.close(); })(h.close);
     const result = await h.call('check_connection');
     expect(result.structured).toMatchObject({
       mode: 'sandbox',
@@ -56,8 +60,8 @@ describe('check_connection', () => {
     expect(result.text).toContain('Sandbox workspace ws_demo; apps: app_demo ("Demo Planner")');
     const apps = (result.structured?.apps as unknown[]).length;
     expect(apps).toBeGreaterThan(1);
-    // Several apps: the next step asks which, rather than picking the first for the user.
-    expect(result.text).toContain(`Next: Ask the user which of the ${apps} sandbox apps above to work on, then pass its id as app_id`);
+    // Several apps: the next step works on the one the user names, or on each, rather than picking the first (issue 29).
+    expect(result.text).toContain(`Next: Work on the app the user names, passing its id as app_id (e.g. list_ad_campaigns); for a question about all ${apps} sandbox apps above, call the tool once per app_id.`);
     expect(result.text).not.toMatch(/Next: .*"app_id":/);
   });
 

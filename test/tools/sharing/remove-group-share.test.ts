@@ -66,9 +66,14 @@ describe('remove_group_share', () => {
     });
 
     it('names the read-only token and says the share is unchanged', async () => {
-      h.sandbox.script({ status: 403, body: { detail: 'read_only_credential_route_not_allowed' } });
-      const result = await remove();
-      expect(result.text).toContain('Removing a share needs a full-access token');
+      // Its own harness: the client remembers a read-only token, and this file's harness keeps the full-access one.
+      const ro = await connect({ config: { accessToken: 'pat_demo_owner_ro' } });
+      try {
+        const result = await ro.call('remove_group_share', { app_id: 'app_demo', share_id: 'gsh_seed_support' });
+        expect(result.text).toContain('Removing a share needs a full-access token');
+      } finally {
+        await ro.close();
+      }
     });
 
     it('retries a 429 and a 503, since a failed removal keeps the share', async () => {

@@ -87,15 +87,20 @@ describe('update_group_share', () => {
     it("explains a role the app does not define, from the default world's 422", async () => {
       const result = await h.call('update_group_share', { app_id: 'app_demo', share_id: 'gsh_seed_support', role: 'owner' });
       expect(result.isError).toBe(true);
-      expect(result.text).toMatch(/^422: The role is not one of the app's roles; nothing changed/);
+      expect(result.text).toMatch(/^422: The role is not one of this app's roles; nothing changed\. The service's answer below names the roles it accepts/);
       expect(result.text).toContain("- body.role: Input should be one of 'user', 'editor', 'admin'");
     });
 
     it('names the read-only token and says nothing changed', async () => {
-      h.sandbox.script({ status: 403, body: { detail: 'read_only_credential_route_not_allowed' } });
-      const result = await update({ role: 'admin' });
-      expect(result.text).toContain('Changing a share needs a full-access token');
-      expect(result.text).toContain('Nothing changed.');
+      // Its own harness: the client remembers a read-only token, and this file's harness keeps the full-access one.
+      const ro = await connect({ config: { accessToken: 'pat_demo_owner_ro' } });
+      try {
+        const result = await ro.call('update_group_share', { app_id: 'app_demo', share_id: 'gsh_seed_support', role: 'admin' });
+        expect(result.text).toContain('Changing a share needs a full-access token');
+        expect(result.text).toContain('Nothing changed.');
+      } finally {
+        await ro.close();
+      }
     });
 
     it('retries a 429 twice (the same value again changes nothing)', async () => {

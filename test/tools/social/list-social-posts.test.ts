@@ -38,8 +38,10 @@ describe('list_social_posts', () => {
     const late = await connect({ clock: { now: () => Date.parse('2026-11-24T23:30:00-05:00'), sleep: realClock.sleep } });
     try {
       const result = await late.call('list_social_posts', APP);
-      expect(result.text.split('\n')[1]).toBe('Today is 2026-11-25 (UTC).');
+      // Issue 29: "next week" is the coming Monday to Sunday in UTC, stated so no model works it out alone.
+      expect(result.text.split('\n')[1]).toBe('Today is Wednesday 2026-11-25 (UTC); next week, Monday 2026-11-30 to Sunday 2026-12-06, is from 2026-11-30 until 2026-12-07.');
       expect(result.structured?.today).toBe('2026-11-25');
+      expect(result.structured?.next_week).toEqual({ from: '2026-11-30', until: '2026-12-07' });
     } finally {
       await late.close();
     }
@@ -49,7 +51,9 @@ describe('list_social_posts', () => {
     const result = await h.call('list_social_posts', APP);
     expect(result.text).not.toMatch(/Statuses:|= on the calendar|cannot be revived/);
     const { tools } = await h.client.listTools();
-    expect(tools.find((tool) => tool.name === 'list_social_posts')?.description).toMatch(/proposal \(unpublished until approved in the service\), approved \(start_scheduling_posts takes it\)/);
+    expect(tools.find((tool) => tool.name === 'list_social_posts')?.description).toMatch(
+      /Statuses: proposal \(unpublished until approved in the service\), approved, scheduled, published, failed \(final\)\. start_scheduling_posts takes approved ones\./,
+    );
   });
 
   describe('against the default sandbox calendar', () => {
@@ -61,8 +65,8 @@ describe('list_social_posts', () => {
       expect(request?.headers.api_key).toBe(h.config.apiKey);
       expect(request?.headers.authorization).toBeUndefined();
       expect(result.text).toMatchInlineSnapshot(`
-        "Social calendar of app app_demo: 10 posts (3 proposal, 4 approved, 1 scheduled, 1 failed, 1 published; 5 instagram, 5 linkedin).
-        Today is 2026-11-02 (UTC).
+        "Social calendar of app app_demo: 10 posts (3 proposal, 4 approved, 1 scheduled, 1 published, 1 failed; 5 instagram, 5 linkedin).
+        Today is Monday 2026-11-02 (UTC); next week, Monday 2026-11-09 to Sunday 2026-11-15, is from 2026-11-09 until 2026-11-16.
         Earliest first:
         - post_recap linkedin 2026-10-28T10:00:00Z (local 2026-10-28 11:00 Europe/Berlin) published "October recap"
         - post_teaser instagram 2026-11-01T12:00:00Z (local 2026-11-01 07:00 America/New_York) failed "Sneak peek"
@@ -75,7 +79,7 @@ describe('list_social_posts', () => {
         - post_weekend instagram 2026-11-08T09:00:00Z (local 2026-11-08 09:00 UTC) proposal "Weekend reset checklist"
         - post_case linkedin 2026-11-12T13:00:00Z (local 2026-11-12 14:00 Europe/Berlin) approved "Customer story: how Acme plans"
         4 approved posts on the calendar are not handed over for publishing yet.
-        Next: Call start_scheduling_posts {"app_id":"app_demo","scheduled_from":"2026-11-03T00:00:00Z","scheduled_until":"2026-11-13T00:00:00Z"} to hand the 4 approved posts over for publishing."
+        Next: No range was given, so this one is this server's choice: the 4 approved posts waiting, from 2026-11-03T00:00:00Z until 2026-11-13T00:00:00Z. If the user asked for less (next week is from 2026-11-09 until 2026-11-16), list that range and schedule it instead; only to hand over all of them, call start_scheduling_posts {"app_id":"app_demo","scheduled_from":"2026-11-03T00:00:00Z","scheduled_until":"2026-11-13T00:00:00Z"}."
       `);
       expect(result.structured).toMatchInlineSnapshot(`
         {
@@ -105,15 +109,19 @@ describe('list_social_posts', () => {
             },
             {
               "count": 1,
-              "name": "failed",
+              "name": "published",
             },
             {
               "count": 1,
-              "name": "published",
+              "name": "failed",
             },
           ],
           "matching": 10,
-          "next": "Call start_scheduling_posts {"app_id":"app_demo","scheduled_from":"2026-11-03T00:00:00Z","scheduled_until":"2026-11-13T00:00:00Z"} to hand the 4 approved posts over for publishing.",
+          "next": "No range was given, so this one is this server's choice: the 4 approved posts waiting, from 2026-11-03T00:00:00Z until 2026-11-13T00:00:00Z. If the user asked for less (next week is from 2026-11-09 until 2026-11-16), list that range and schedule it instead; only to hand over all of them, call start_scheduling_posts {"app_id":"app_demo","scheduled_from":"2026-11-03T00:00:00Z","scheduled_until":"2026-11-13T00:00:00Z"}.",
+          "next_week": {
+            "from": "2026-11-09",
+            "until": "2026-11-16",
+          },
           "posts": [
             {
               "id": "post_recap",
@@ -242,8 +250,8 @@ describe('list_social_posts', () => {
       expect(result.structured?.approved_waiting).toBe(3); // every platform: scheduling takes them all
       expect(result.structured?.schedule_range).toEqual({ scheduled_from: '2026-11-02T09:00:00Z', scheduled_until: '2026-11-09T09:00:00Z' });
       expect(result.text).toMatchInlineSnapshot(`
-        "Social calendar of app app_demo: 10 posts (3 proposal, 4 approved, 1 scheduled, 1 failed, 1 published; 5 instagram, 5 linkedin).
-        Today is 2026-11-02 (UTC).
+        "Social calendar of app app_demo: 10 posts (3 proposal, 4 approved, 1 scheduled, 1 published, 1 failed; 5 instagram, 5 linkedin).
+        Today is Monday 2026-11-02 (UTC); next week, Monday 2026-11-09 to Sunday 2026-11-15, is from 2026-11-09 until 2026-11-16.
         4 posts match from 2026-11-02T09:00:00Z, until 2026-11-09T09:00:00Z, platform instagram, earliest first:
         - post_launch instagram 2026-11-03T17:00:00Z (local 2026-11-03 12:00 America/New_York) approved "Launch day"
         - post_behind instagram 2026-11-05T11:00:00Z (local 2026-11-05 11:00 UTC) approved "Behind the scenes"
@@ -305,7 +313,7 @@ describe('list_social_posts', () => {
       expect(result.structured).not.toHaveProperty('schedule_range');
       expect(result.text).toMatchInlineSnapshot(`
         "Social calendar of app app_demo: 2 posts (1 proposal, 1 failed; 1 instagram, 1 linkedin).
-        Today is 2026-11-02 (UTC).
+        Today is Monday 2026-11-02 (UTC); next week, Monday 2026-11-09 to Sunday 2026-11-15, is from 2026-11-09 until 2026-11-16.
         Earliest first:
         - p1 instagram 2026-11-03T10:00:00Z (local 2026-11-03 10:00 UTC) proposal "Post p1"
         - p2 linkedin 2026-11-04T10:00:00Z (local 2026-11-04 10:00 UTC) failed "Post p2"
@@ -316,7 +324,9 @@ describe('list_social_posts', () => {
     it('says an empty calendar is empty', async () => {
       h.sandbox.script(answer([]));
       const result = await h.call('list_social_posts', APP);
-      expect(result.text).toBe('Social calendar of app app_demo: 0 posts.\nToday is 2026-11-02 (UTC).\nNext: Nothing more is needed.');
+      expect(result.text).toBe(
+        'Social calendar of app app_demo: 0 posts.\nToday is Monday 2026-11-02 (UTC); next week, Monday 2026-11-09 to Sunday 2026-11-15, is from 2026-11-09 until 2026-11-16.\nNext: Nothing more is needed.',
+      );
     });
 
     it('says when no post matches the filters', async () => {
@@ -368,7 +378,10 @@ describe('list_social_posts', () => {
       // Approved every 4 hours from midnight: 6 a day, so 16 whole days hold 96.
       expect(result.structured?.schedule_range).toEqual({ scheduled_from: '2026-11-02T00:00:00Z', scheduled_until: '2026-11-18T00:00:00Z' });
       expect(result.text).toContain('One run takes at most 100: schedule until 2026-11-18T00:00:00Z first, then continue from there.');
-      expect(result.structured?.next).toMatch(/^Call start_scheduling_posts .* to hand the first 100 or fewer of the 500 approved posts over for publishing\. The other \d+ matching posts: list_social_posts \{.*"skip":\d+\}\.$/);
+      // No range was asked for: the range is this server's choice, and the step says so and offers next week's instead.
+      expect(result.structured?.next).toMatch(
+        /^No range was given, so this one is this server's choice: the first 100 or fewer of the 500 approved posts waiting, from 2026-11-02T00:00:00Z until 2026-11-18T00:00:00Z\. If the user asked for less \(next week is from 2026-11-09 until 2026-11-16\), list that range and schedule it instead; only to hand over these, call start_scheduling_posts .*\. The other \d+ matching posts: list_social_posts \{.*"skip":\d+\}\.$/,
+      );
     });
 
     it('stays under 2,000 tokens with the longest ids, titles, zones and statuses', async () => {
