@@ -21,7 +21,7 @@ import { z } from 'zod';
 import type { ApiClient } from './api/client.js';
 import { listingFor, registerViews, showsViews } from './apps.js';
 import { realClock, withShutdown } from './clock.js';
-import { secretsOf, type Config } from './config.js';
+import { MAX_COMPARED_CHARS, secretsOf, type Config } from './config.js';
 import { describeError, RefusedError } from './errors.js';
 import { APPROVAL_FORM, formAnswerValidator, type ApprovalChannel, type ApprovalState, type AskApproval } from './gate/approval.js';
 import { createGate, GATED_CREDENTIAL } from './gate/gate.js';
@@ -33,11 +33,12 @@ import type { Telemetry } from './observe/telemetry.js';
 import { redactingLog, type Log } from './log.js';
 import { PROMPTS } from './prompts/index.js';
 import { nextAfter, present, presentError, type Shown } from './result.js';
-import { redactor, sanitize } from './text.js';
+import { limit, redactor, sanitize } from './text.js';
 import { checkArguments } from './tools/arguments.js';
 import { inputSchemaOf, jsonSchemaOf, outputSchemaOf } from './tools/contract.js';
 import type { AnyTool, Clock, GatedTool, ToolContext, ToolResult } from './tools/define.js';
 import { selectTools } from './tools/index.js';
+import { guardServer } from './transports/message-guard.js';
 import { SERVER_NAME, SERVER_VERSION } from './version.js';
 
 export interface ServerDeps {
@@ -141,6 +142,8 @@ function prepare(tool: AnyTool, config: Config): PreparedTool {
   };
 }
 
+/** A prompt argument is cut to this before it is cleaned (it is shown at 200 characters): a caller may send megabytes. */
+const MAX_PROMPT_ARG_CHARS = 1_000;
 /** Callers whose API clients are kept between requests (a team's worth); the oldest goes first. */
 const MAX_CALLERS = 1_000;
 
@@ -237,6 +240,7 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
     server.server.setRequestHandler('tools/list', (_request, ctx) => ({ tools: listingFor(listTools(), gatedNames, server, ctx) }));
     registerViews(server);
     for (const prompt of prompts) server.registerPrompt(prompt.name, prompt.spec, prompt.render);
+    guardServer(server);
     return deps.telemetry ? deps.telemetry.watch(server) : server;
   };
 
@@ -248,7 +252,7 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
    */
   async function callTool(params: CallToolRequestParams, ctx: ServerContext, server: McpServer, caller: Caller): Promise<CallToolResult | InputRequiredResult> {
     const prepared = byName.get(params.name);
-    if (!prepared) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${params.name} not found`);
+    if (!prepared) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${limit(params.name, MAX_COMPARED_CHARS)} not found`);
     const { tool, inputSchema, outputSchema, outputJson } = prepared;
     try {
       const result = await calls.track(
@@ -371,7 +375,7 @@ function promptsOf(config: Config, enabled: Set<string>) {
       name: prompt.name,
       spec: { title: prompt.title, description: prompt.description, argsSchema: z.object(config.appId ? unscoped : (prompt.args as z.ZodRawShape)) },
       render: (args: Record<string, unknown>) => {
-        const clean = Object.fromEntries(Object.entries(args).map(([name, value]) => [name, value === undefined ? value : sanitize(String(value), 200)]));
+        const clean = Object.fromEntries(Object.entries(args).map(([name, value]) => [name, value === undefined ? value : sanitize(limit(String(value), MAX_PROMPT_ARG_CHARS), 200)]));
         const app = `app ${config.appId ?? clean.app_id}`;
         return { messages: [{ role: 'user' as const, content: { type: 'text' as const, text: prompt.message(clean, app) } }] };
       },
