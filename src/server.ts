@@ -9,6 +9,7 @@ import {
   McpServer,
   ProtocolError,
   ProtocolErrorCode,
+  SUPPORTED_PROTOCOL_VERSIONS,
   type CallToolRequestParams,
   type CallToolResult,
   type ClientCapabilities,
@@ -142,6 +143,8 @@ function prepare(tool: AnyTool, config: Config): PreparedTool {
   };
 }
 
+/** The 2026-07-28 revision, which the SDK serves beside SUPPORTED_PROTOCOL_VERSIONS (its 2025-era list) but does not export. */
+const MODERN_PROTOCOL_VERSION = '2026-07-28';
 /** A prompt argument is cut to this before it is cleaned (it is shown at 200 characters): a caller may send megabytes. */
 const MAX_PROMPT_ARG_CHARS = 1_000;
 /** Callers whose API clients are kept between requests (a team's worth); the oldest goes first. */
@@ -182,6 +185,8 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
     })));
   const prompts = promptsOf(config, new Set(selected.map(({ tool }) => tool.name)));
   const gatedNames = new Set(selected.filter(({ tool }) => tool.cost !== 'none').map(({ tool }) => tool.name));
+  // What telemetry may name; a client's other strings are exported as _OTHER.
+  const ownNames = { tools: new Set(byName.keys()), prompts: new Set(prompts.map(({ name }) => name)), protocolVersions: new Set([...SUPPORTED_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSION]) };
 
   // Users are told apart by keyed hashes of their credentials: the same on every replica and every
   // stdio server sharing a store (the state secret), and never a plain hash of a secret.
@@ -241,7 +246,7 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
     registerViews(server);
     for (const prompt of prompts) server.registerPrompt(prompt.name, prompt.spec, prompt.render);
     guardServer(server);
-    return deps.telemetry ? deps.telemetry.watch(server) : server;
+    return deps.telemetry ? deps.telemetry.watch(server, ownNames) : server;
   };
 
   /**
