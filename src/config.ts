@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ConfigError } from './errors.js';
+import { limit } from './text.js';
 
 /** Every environment variable the server reads, with what it means (also used by --help). */
 export const ENV_VARS = {
@@ -375,7 +376,7 @@ function unknownVariables(env: Record<string, string | undefined>): string[] {
     .flatMap((name) => {
       const upper = name.toUpperCase();
       if ((ENV_NAMES as string[]).includes(upper)) return [`Unknown variable ${name}; did you mean ${upper} (names are upper case)?`];
-      if (upper.startsWith('APPMGMT_') || nearMiss(name)) return [`Unknown variable ${name}; did you mean ${nearestName(name)}?`];
+      if (upper.startsWith('APPMGMT_') || nearMiss(name)) return [`Unknown variable ${limit(name, MAX_COMPARED_CHARS)}; did you mean ${nearestName(name)}?`];
       return [];
     });
 }
