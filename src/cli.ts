@@ -1,7 +1,8 @@
 import { isIP } from 'node:net';
-import { closest, distance, ENV_VARS, type ConfigFlags } from './config.js';
+import { closest, ENV_VARS, type ConfigFlags } from './config.js';
 import { ConfigError } from './errors.js';
 import { unfilledPlaceholder } from './placeholder.js';
+import { limit } from './text.js';
 import { SERVER_NAME, SERVER_VERSION } from './version.js';
 
 /** What the command line asks for: print help or the version, serve MCP on stdio or HTTP, or run only the sandbox API. */
@@ -52,6 +53,8 @@ export const DEFAULT_HTTP_PORT = 8080;
 const VALID_FLAGS = FLAG_NAMES.map((name) => usage(name)).join(', ');
 /** A typo is an edit or two away (--readonly, --app_id); further off, a guess misleads (--bogus is not --tools). */
 const SUGGEST_WITHIN_EDITS = 2;
+/** An argument is quoted back at most this long: a flag and its value fit, a pasted document does not. */
+const MAX_SHOWN_ARG_CHARS = 200;
 
 export const HELP = `${SERVER_NAME} ${SERVER_VERSION}: MCP server for the Application Management API.
 
@@ -188,8 +191,8 @@ function flagNamed(written: string): FlagName | undefined {
 }
 
 function unknownFlag(written: string): string {
-  const nearest = closest(written, FLAG_NAMES);
-  const hint = distance(written.toUpperCase(), nearest.toUpperCase()) <= SUGGEST_WITHIN_EDITS ? `did you mean ${nearest}? The flags are` : 'the flags are';
+  const nearest = closest(written, FLAG_NAMES, SUGGEST_WITHIN_EDITS);
+  const hint = nearest ? `did you mean ${nearest}? The flags are` : 'the flags are';
   return `Unknown flag ${quote(written)}; ${hint} ${VALID_FLAGS}`;
 }
 
@@ -198,7 +201,8 @@ function usage(name: FlagName, withShort = false): string {
   return [name, withShort && spec.short ? `, ${spec.short}` : '', spec.value ? ` ${spec.value}` : ''].join('');
 }
 
-/** An argument as typed, on one line. */
+/** An argument as typed, on one line, cut to MAX_SHOWN_ARG_CHARS. */
 function quote(text: string): string {
-  return /^[\w.,:/@+-]+$/.test(text) ? text : JSON.stringify(text);
+  const shown = limit(text, MAX_SHOWN_ARG_CHARS);
+  return /^[\w.,:/@+-]+$/.test(shown) ? shown : JSON.stringify(shown);
 }

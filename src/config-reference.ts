@@ -219,10 +219,10 @@ export const ENV_DETAILS: Partial<Record<EnvName, EnvDetail>> = {
     note: 'For tests only; the server warns at start-up when it is on. Metadata documents are otherwise never fetched from private, loopback, link-local or other special-use addresses.',
   },
   APPMGMT_AUDIT_LOG: {
-    accepts: 'a file path, in a directory the server can write to',
+    accepts: 'the path of a regular file (or one to create), in a directory the server can write to; not a symbolic link, FIFO, device or socket',
     modes: BOTH,
     unset: 'the lines go to stderr, each marked `[app-management-mcp] audit: `',
-    note: 'Created with mode 0600 when missing (an existing file others may read gets a warning), appended to, each line fsynced. A path that cannot be opened stops start-up (exit 2). A spend whose confirmation or request cannot be recorded before it is sent is refused, and nothing is sent. What a line holds: [the audit trail](operations.md#the-audit-trail).',
+    note: 'Created with mode 0600 when missing (an existing file others may read gets a warning), appended to, each line fsynced. A path that cannot be opened, or is not a regular file (`/dev/stdout` is a link, `/dev/null` a device), stops start-up (exit 2). A spend whose confirmation or request cannot be recorded before it is sent is refused, and nothing is sent. What a line holds: [the audit trail](operations.md#the-audit-trail).',
   },
 };
 

@@ -2,6 +2,7 @@ import type { SandboxDirectory } from './sandbox/directory.js';
 import { z } from 'zod';
 import { ConfigError } from './errors.js';
 import { unfilledPlaceholder } from './placeholder.js';
+import { limit } from './text.js';
 
 /** Every environment variable the server reads, with what it means (also used by --help). */
 export const ENV_VARS = {
@@ -472,7 +473,7 @@ function unknownVariables(env: Record<string, string | undefined>): string[] {
     .flatMap((name) => {
       const upper = name.toUpperCase();
       if ((ENV_NAMES as string[]).includes(upper)) return [`Unknown variable ${name}; did you mean ${upper} (names are upper case)?`];
-      if (upper.startsWith('APPMGMT_') || nearMiss(name)) return [`Unknown variable ${name}; did you mean ${nearestName(name)}?`];
+      if (upper.startsWith('APPMGMT_') || nearMiss(name)) return [`Unknown variable ${limit(name, MAX_COMPARED_CHARS)}; did you mean ${nearestName(name)}?`];
       return [];
     });
 }
@@ -505,31 +506,75 @@ function nearMiss(name: string): boolean {
   return SQUEEZED_NAMES.some((known) => within(key, known, NEAR_MISS_EDITS));
 }
 
-/** The known name closest to `name`, separators and letter case aside. */
+/** The known name closest to `name`, separators and letter case aside (`name` cut to LONGEST_NAME first: no name is longer). */
 function nearestName(name: string): EnvName {
-  const key = squeezed(name);
-  return ENV_NAMES.reduce((best, candidate) => (distance(key, squeezed(candidate)) < distance(key, squeezed(best)) ? candidate : best));
+  const key = squeezed(name.slice(0, LONGEST_NAME));
+  const scored = ENV_NAMES.map((candidate) => ({ candidate, edits: distance(key, squeezed(candidate)) }));
+  return scored.reduce((best, next) => (next.edits < best.edits ? next : best)).candidate;
 }
 
 /**
- * The candidate nearest to `word` by edit distance, ignoring letter case (ties: the first).
- * @throws TypeError when `candidates` is empty.
+ * A word longer than this is compared with nothing: every name it could be a typo of (settings,
+ * flags, tool arguments) is far shorter, and comparing costs time in the word's length.
  */
-export function closest<T extends string>(word: string, candidates: readonly T[]): T {
+export const MAX_COMPARED_CHARS = 64;
+
+/**
+ * The candidate nearest to `word` within `maxEdits` edits, ignoring letter case (ties: the first),
+ * or undefined. A word over MAX_COMPARED_CHARS is no typo of any name and is not compared, so the
+ * cost is bounded whatever the word's length.
+ */
+export function closest<T extends string>(word: string, candidates: readonly T[], maxEdits: number): T | undefined {
+  if (word.length > MAX_COMPARED_CHARS) return undefined;
   const key = word.toUpperCase();
-  return candidates.reduce((best, candidate) =>
-    distance(key, candidate.toUpperCase()) < distance(key, best.toUpperCase()) ? candidate : best,
-  );
+  let best: T | undefined;
+  let fewest = maxEdits + 1;
+  for (const candidate of candidates) {
+    const edits = editsWithin(key, candidate.toUpperCase(), Math.min(maxEdits, fewest - 1));
+    if (edits !== undefined && edits < fewest) [best, fewest] = [candidate, edits];
+  }
+  return best;
 }
 
 /**
  * Whether a and b are at most `edits` edits apart. Lengths further apart than that already say no:
  * checking every variable of the environment this way was 5-8% of the start-up (issue 19's profile).
  */
-const within = (a: string, b: string, edits: number) => Math.abs(a.length - b.length) <= edits && distance(a, b) <= edits;
+const within = (a: string, b: string, edits: number) => editsWithin(a, b, edits) !== undefined;
 
-/** Levenshtein distance. */
-export function distance(a: string, b: string): number {
+/**
+ * The Levenshtein distance of a and b when it is at most `max`, else undefined. Only the band of
+ * cells within `max` of the diagonal can hold such a distance (kept as 2·max+1 cells a row), and a
+ * row whose every cell is over `max` ends the search: O(max × length), never O(length²) (issue 25).
+ */
+export function editsWithin(a: string, b: string, max: number): number | undefined {
+  if (max < 0 || Math.abs(a.length - b.length) > max) return undefined;
+  const width = 2 * max + 1;
+  const over = max + 1;
+  // Cell k of row i is the distance of a[0, i) and b[0, j) for j = i + k - max.
+  let previous = Array.from({ length: width }, (_, k) => (k >= max && k - max <= b.length ? k - max : over));
+  let current = new Array<number>(width);
+  for (let i = 1; i <= a.length; i++) {
+    current.fill(over);
+    let smallest = over;
+    for (let k = 0; k < width; k++) {
+      const j = i + k - max;
+      if (j < 0 || j > b.length) continue;
+      const deleted = k + 1 < width ? previous[k + 1]! + 1 : over;
+      const inserted = k > 0 ? current[k - 1]! + 1 : over;
+      const substituted = j === 0 ? i : previous[k]! + (a[i - 1] === b[j - 1] ? 0 : 1);
+      current[k] = Math.min(deleted, inserted, substituted, over);
+      smallest = Math.min(smallest, current[k]!);
+    }
+    if (smallest > max) return undefined;
+    [previous, current] = [current, previous];
+  }
+  const edits = previous[b.length - a.length + max]!;
+  return edits <= max ? edits : undefined;
+}
+
+/** Levenshtein distance, in full: only for names already cut short (nearestName). */
+function distance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
   for (let i = 1; i <= a.length; i++) {
     const current = [i];

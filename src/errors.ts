@@ -38,6 +38,12 @@ export class ConfigError extends AppError {
 /** The server refuses to act (read-only mode, human confirmation required, budget cap). */
 export class RefusedError extends AppError {
   override name = 'RefusedError';
+  /** What the audit trail records instead of the message, when the message quotes what the arguments hold (the trail keeps none of it). */
+  readonly audit?: string;
+  constructor(message: string, options?: ErrorOptions & { audit?: string }) {
+    super(message, options);
+    if (options?.audit !== undefined) this.audit = options.audit;
+  }
 }
 
 /** A credential the service may answer as read-only: the one a request carried in its own header. */

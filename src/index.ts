@@ -157,13 +157,14 @@ async function openAllowance(store: Awaited<ReturnType<typeof openStore>>) {
  * The audit trail of costly calls: appended to APPMGMT_AUDIT_LOG, else written to stderr as lines
  * marked `audit:` (over stdio too: MCP hosts keep a server's stderr in their logs, and a file
  * nobody asked for would be worse than a trail beside the log). `redact` is the log's: the server's
- * own credentials and, with --sandbox, the demo ones.
- * @throws ConfigError when the file cannot be opened for appending.
+ * own credentials and, with --sandbox, the demo ones. A line not written within AUDIT_WRITE_TIMEOUT_MS
+ * is a failed write.
+ * @throws ConfigError when the path is not a regular file (or one to create) or cannot be opened for appending.
  */
 async function openAudit(config: Config, log: Log, redact: Redact) {
-  const [{ checkAuditFile, createAuditTrail, fileSink, stderrSink }, { grantTrail }] = await Promise.all([import('./observe/audit.js'), import('./observe/audit-grants.js')]);
+  const [{ checkAuditFile, createAuditTrail, deadlineSink, fileSink, stderrSink }, { grantTrail }] = await Promise.all([import('./observe/audit.js'), import('./observe/audit-grants.js')]);
   if (config.auditLog) await checkAuditFile(config.auditLog, log);
-  const sink = config.auditLog ? fileSink(config.auditLog) : stderrSink(process.stderr);
+  const sink = deadlineSink(config.auditLog ? fileSink(config.auditLog) : stderrSink(process.stderr));
   return { audit: createAuditTrail({ sink, now: Date.now, redact, log }), grants: grantTrail(sink, Date.now, redact) };
 }
 

@@ -9,6 +9,7 @@ import {
   McpServer,
   ProtocolError,
   ProtocolErrorCode,
+  SUPPORTED_PROTOCOL_VERSIONS,
   type CallToolRequestParams,
   type CallToolResult,
   type ClientCapabilities,
@@ -21,7 +22,7 @@ import { z } from 'zod';
 import type { ApiClient } from './api/client.js';
 import { registerViews, UI_EXTENSION, withArguments, withViews } from './apps.js';
 import { realClock, withShutdown } from './clock.js';
-import { secretsOf, type Config } from './config.js';
+import { MAX_COMPARED_CHARS, secretsOf, type Config } from './config.js';
 import { describeError, ReadOnlyCredentialError, RefusedError } from './errors.js';
 import { APPROVAL_FORM, formAnswerValidator, type ApprovalChannel, type ApprovalState, type AskApproval } from './gate/approval.js';
 import { createAllowance } from './gate/allowance.js';
@@ -35,12 +36,13 @@ import type { Telemetry } from './observe/telemetry.js';
 import { redactingLog, type Log } from './log.js';
 import { PROMPTS } from './prompts/index.js';
 import { nextAfter, present, presentError, type Shown } from './result.js';
-import { redactor, sanitize } from './text.js';
+import { limit, redactor, sanitize } from './text.js';
 import { checkArguments } from './tools/arguments.js';
 import { inputSchemaOf, jsonSchemaOf, outputSchemaOf } from './tools/contract.js';
 import type { AnyTool, Clock, GatedTool, Offered, ToolContext, ToolResult } from './tools/define.js';
 import type { Bound } from './auth/grant.js';
 import { offeredTo, shownSchema, shownTool } from './tools/offer.js';
+import { guardServer } from './transports/message-guard.js';
 import { SERVER_NAME, SERVER_VERSION } from './version.js';
 
 export interface ServerDeps {
@@ -174,6 +176,10 @@ interface Offer {
  */
 const MAX_OFFERS = 100;
 
+/** The 2026-07-28 revision, which the SDK serves beside SUPPORTED_PROTOCOL_VERSIONS (its 2025-era list) but does not export. */
+const MODERN_PROTOCOL_VERSION = '2026-07-28';
+/** A prompt argument is cut to this before it is cleaned (it is shown at 200 characters): a caller may send megabytes. */
+const MAX_PROMPT_ARG_CHARS = 1_000;
 /** Callers whose API clients are kept between requests (a team's worth); the oldest goes first. */
 const MAX_CALLERS = 1_000;
 /** The server's configuration narrowed by a grant's bound: read-only stays, toolsets intersect, an app scope stays or is added. */
@@ -242,6 +248,9 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
     if (offers.size > MAX_OFFERS) offers.delete(offers.keys().next().value as string);
     return offer;
   }
+  // What telemetry may name: the server's own tools, prompts and protocol versions; a client's other strings are exported as _OTHER.
+  const own = offerFor(config);
+  const ownNames = { tools: new Set(own.byName.keys()), prompts: new Set(own.prompts.map(({ name }) => name)), protocolVersions: new Set([...SUPPORTED_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSION]) };
 
   // Users are told apart by keyed hashes of their credentials: the same on every replica and every
   // stdio server sharing a store (the state secret), and never a plain hash of a secret.
@@ -304,7 +313,8 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
     server.server.setRequestHandler('tools/list', () => ({ tools: caller.offer.listing() }));
     registerViews(server);
     for (const prompt of caller.offer.prompts) server.registerPrompt(prompt.name, prompt.spec, prompt.render);
-    return deps.telemetry ? deps.telemetry.watch(server) : server;
+    guardServer(server);
+    return deps.telemetry ? deps.telemetry.watch(server, ownNames) : server;
   };
 
   /**
@@ -317,8 +327,8 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
     const prepared = caller.offer.byName.get(params.name);
     if (!prepared) {
       // Offered by this server but not to this caller: the grant they connected with leaves it out.
-      if (offerFor(config).byName.has(params.name)) return outsideGrant(params.name, caller);
-      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${params.name} not found`);
+      if (own.byName.has(params.name)) return outsideGrant(params.name, caller);
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${limit(params.name, MAX_COMPARED_CHARS)} not found`);
     }
     const { tool, inputSchema, outputSchema, outputJson } = prepared;
     try {
@@ -455,7 +465,7 @@ function promptsOf(config: Config, enabled: Set<string>) {
       name: prompt.name,
       spec: { title: prompt.title, description: prompt.description, argsSchema: z.object(config.appId ? unscoped : (prompt.args as z.ZodRawShape)) },
       render: (args: Record<string, unknown>) => {
-        const clean = Object.fromEntries(Object.entries(args).map(([name, value]) => [name, value === undefined ? value : sanitize(String(value), 200)]));
+        const clean = Object.fromEntries(Object.entries(args).map(([name, value]) => [name, value === undefined ? value : sanitize(limit(String(value), MAX_PROMPT_ARG_CHARS), 200)]));
         const app = `app ${config.appId ?? clean.app_id}`;
         return { messages: [{ role: 'user' as const, content: { type: 'text' as const, text: prompt.message(clean, app) } }] };
       },

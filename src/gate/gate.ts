@@ -130,24 +130,55 @@ export function createGate({ store, now, config, log, newRequestId = randomUUID,
     trail.stage = 'approval_state';
     const state = checkState(retry.state, key, now(), config.approvalTimeoutMs);
     trail.stage = 'approval_reused';
-    if (!(await store.claimOnce(state.nonce, CONFIRM_WINDOW_MS, user))) {
+    const claimed = await store.claimOnce(state.nonce, CONFIRM_WINDOW_MS, user);
+    if (!claimed.ok && claimed.why === 'used') {
       throw new RefusedError('This approval was already used: an approval allows one call. Nothing was sent; call again without confirm to start over.');
     }
-    await answeredApproval(trail, () => judgeAnswer(retry.answer));
+    if (!claimed.ok) {
+      trail.stage = 'approval_limit';
+      throw new RefusedError(
+        `Refused: this user answered ${claimed.claims} approval ${claimed.claims === 1 ? 'form' : 'forms'} within the last 10 minutes, the most the server takes in that time. Nothing was sent; wait a few minutes, then call ${tool.name} again with confirm: true for a fresh form.`,
+      );
+    }
+    // A warning can be declined once: the answer uses it up, so asking again needs a fresh warning
+    // (issue 25: one warning declined round after round filled the store with claims).
+    await answeredApproval(trail, () => judgeAnswer(retry.answer), async (refusal) => {
+      if (!(await closeWarning(key, slot, state.nonce))) return refusal;
+      return new RefusedError(`${refusal.message} The warning is closed: to ask again, call ${tool.name} without confirm for a fresh one.`);
+    });
     // The take needs the warning this round was asked for, still pending: a store that forgot the
     // claim (or a newer warning for the same arguments) can only refuse.
     return act(tool, request, ctx, key, slot, { kind: 'none' }, trail, user, state.nonce);
   }
 
-  /** Records a person's answer to an approval form: `judge` throws (a RefusedError) unless they approved. */
-  async function answeredApproval(trail: CallTrail, judge: () => Promise<void> | void): Promise<void> {
+  /**
+   * Records a person's answer to an approval form: `judge` throws (a RefusedError) unless they
+   * approved; `declined` may close what the answer refused, and says what to throw then.
+   */
+  async function answeredApproval(trail: CallTrail, judge: () => Promise<void> | void, declined?: (refusal: Error) => Promise<Error>): Promise<void> {
     try {
       await judge();
     } catch (error) {
+      const refusal = error instanceof Error && declined ? await declined(error) : error;
       await trail.approvalAnswered(false, error instanceof Error ? error.message : undefined);
-      throw error;
+      throw refusal;
     }
     await trail.approvalAnswered(true);
+  }
+
+  /**
+   * Uses up the warning bound to approval round `round`, sending nothing. False when there was none
+   * to use up (a newer warning or form replaced it) or the store failed: the warning then stays as it is.
+   */
+  async function closeWarning(key: string, slot: string, round: string): Promise<boolean> {
+    try {
+      const taken = await store.take(key, slot, round);
+      if (taken.ok) await settle(key, { kind: 'refused' });
+      return taken.ok;
+    } catch (error) {
+      log.warn(`gate: could not close a declined warning: ${error instanceof Error ? error.message : String(error)}`);
+      return false;
+    }
   }
 
   /** The first round of a 2026-07-28 approval: binds the pending warning to this round, and sends the form. */

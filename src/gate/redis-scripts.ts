@@ -116,6 +116,24 @@ return 'settled'
 `);
 
 /**
+ * KEYS: the user's claims (a sorted set of nonce digests, each scored by when it expires, Redis's
+ * clock). ARGV: nonce digest, TTL ms, per-user cap. Answers 'claimed' once per nonce, 'used' after,
+ * and 'full' while the user has the cap of claims in force. One key per user, however many claims:
+ * a user's rounds never take the room the database's cap keeps for anyone's warnings.
+ */
+export const CLAIM = script(`
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local ttl = tonumber(ARGV[2])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+if redis.call('ZSCORE', KEYS[1], ARGV[1]) then return {'used'} end
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[3]) then return {'full'} end
+redis.call('ZADD', KEYS[1], now + ttl, ARGV[1])
+if redis.call('PTTL', KEYS[1]) < ttl then redis.call('PEXPIRE', KEYS[1], ttl) end
+return {'claimed'}
+`);
+
+/**
  * Runs `script` by its SHA, which Redis knows after the first EVAL; sends the whole script only when
  * Redis answers NOSCRIPT (first use, a restarted server, SCRIPT FLUSH). A NOSCRIPT answer ran nothing,
  * so the fallback can never apply a decision twice.

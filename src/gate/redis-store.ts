@@ -3,11 +3,13 @@ import { Redis } from 'ioredis';
 import { ConfigError, RefusedError, StateStoreUnavailableError } from '../errors.js';
 import { type Log, silentLog } from '../log.js';
 import { duration, type Redact, redactor } from '../text.js';
-import { evalScript, SETTLE, SYNC_EPOCH, TAKE, WARN, type Script } from './redis-scripts.js';
+import { CLAIM, evalScript, SETTLE, SYNC_EPOCH, TAKE, WARN, type Script } from './redis-scripts.js';
 import {
   CONFIRM_WINDOW_MS,
   IN_FLIGHT_TTL_MS,
+  MAX_CLAIMS_PER_USER,
   MAX_PENDING_PER_USER,
+  type Claimed,
   type GateStore,
   type Completed,
   type InFlight,
@@ -57,7 +59,7 @@ export const MAX_STORE_KEYS = 100_000;
 /** The longest amnesia grace, whatever the configured timeouts: beyond it a refusal helps nobody. */
 export const MAX_AMNESIA_GRACE_MS = 30 * 60_000;
 
-type Kind = 'pending' | 'latest' | 'running' | 'unknown' | 'done' | 'claimed' | 'round' | 'warnings';
+type Kind = 'pending' | 'latest' | 'running' | 'unknown' | 'done' | 'claims' | 'round' | 'warnings';
 
 /**
  * How long gated calls are refused after the store lost its memory: as long as a call taken before
@@ -112,8 +114,9 @@ export interface RedisStoreOptions {
   log?: Log;
   /** How long gated decisions are refused after the store lost its memory (amnesiaGraceMs). */
   graceMs?: number;
-  /** Per-user cap on pending warnings, and the cap on the database's keys. */
+  /** Per-user caps on pending warnings and on claimed approval nonces, and the cap on the database's keys. */
   maxPendingPerUser?: number;
+  maxClaimsPerUser?: number;
   maxKeys?: number;
 }
 
@@ -130,6 +133,7 @@ export function createRedisStore({
   log = silentLog,
   graceMs = MAX_AMNESIA_GRACE_MS,
   maxPendingPerUser = MAX_PENDING_PER_USER,
+  maxClaimsPerUser = MAX_CLAIMS_PER_USER,
   maxKeys = MAX_STORE_KEYS,
 }: RedisStoreOptions): RedisGateStore {
   if (!(ttlMs > 0 && ttlMs <= CONFIRM_WINDOW_MS)) throw new RangeError(`ttlMs must be in (0, ${CONFIRM_WINDOW_MS}], not ${ttlMs}`);
@@ -266,12 +270,13 @@ export function createRedisStore({
       const completed = settlement.kind === 'clean' && settlement.completed ? JSON.stringify(trimmed(settlement.completed)) : '';
       await run(() => evalScript(redis, SETTLE, [name('running', key), name('unknown', key), name('done', key)], [settlement.kind, record, ttlMs, completed]));
     },
-    // No per-user partition is needed here: with noeviction, one user's claims never push out another's.
-    async claimOnce(token, claimTtlMs) {
+    async claimOnce(token, claimTtlMs, scope): Promise<Claimed> {
       refuseWhileForgetful(); // no decision of any kind during the grace
-      const key = name('claimed', createHash('sha256').update(token).digest('hex'));
+      const digest = createHash('sha256').update(token).digest('hex');
       const ttl = Math.max(1, Math.min(claimTtlMs, ttlMs));
-      return (await run(() => redis.set(key, '1', 'PX', ttl, 'NX'))) === 'OK';
+      const [outcome] = await run(async () => reply(await evalScript(redis, CLAIM, [name('claims', scope)], [digest, ttl, maxClaimsPerUser])));
+      if (outcome === 'claimed') return { ok: true };
+      return outcome === 'used' ? { ok: false, why: 'used' } : { ok: false, why: 'full', claims: maxClaimsPerUser };
     },
     async ping() {
       await run(() => redis.ping());

@@ -14,8 +14,12 @@ export const IN_FLIGHT_TTL_MS = 3 * HEARTBEAT_MS;
 
 /** Each user's pending warnings beyond this: their own oldest goes, never another user's. */
 export const MAX_PENDING_PER_USER = 100;
-/** Each user's claimed approval nonces beyond this: their own oldest claim goes (a round must still match its warning to act). */
-export const MAX_CLAIMS_PER_USER = 1_000;
+/**
+ * Each user's answered approval forms within the window (their claimed nonces): a person answers
+ * far fewer. Beyond it that user's answers are refused until older claims expire; nothing of theirs
+ * or anyone else's is pushed out, and the claims take no room from anyone's warnings (issue 25).
+ */
+export const MAX_CLAIMS_PER_USER = 100;
 
 export interface Pending {
   at: number;
@@ -53,6 +57,9 @@ export type Taken =
   | { ok: false; why: 'other_round' };
 
 export type Warned = { ok: true } | { ok: false; why: 'in_flight'; inFlight: InFlight } | { ok: false; why: 'full'; records: number };
+
+/** A one-time token claimed; already claimed (`used`); or refused, the user having MAX_CLAIMS_PER_USER claims in force (`full`). */
+export type Claimed = { ok: true } | { ok: false; why: 'used' } | { ok: false; why: 'full'; claims: number };
 
 export type Settlement =
   /** A clean answer: the earlier unknown outcome, if any, is settled too; `completed` is kept for the window. */
@@ -99,10 +106,12 @@ export interface GateStore {
   /** Ends a call: removes its in-flight marker and records what is known of the outcome. */
   settle(key: string, settlement: Settlement): Promise<void>;
   /**
-   * Claims a one-time token (a signed approval round's nonce) of `scope`: true the first time, false
-   * after. The claim is forgotten after `ttlMs` (at most the window), never to make room for another user.
+   * Claims a one-time token (a signed approval round's nonce) of `scope`: ok the first time, `used`
+   * after, and `full` while that user has MAX_CLAIMS_PER_USER claims in force. A claim is forgotten
+   * after `ttlMs` (at most the window), never to make room; a user's claims count as one record
+   * toward the store's cap, so they can never take the room of anyone's warnings.
    */
-  claimOnce(token: string, ttlMs: number, scope: string): Promise<boolean>;
+  claimOnce(token: string, ttlMs: number, scope: string): Promise<Claimed>;
   /** Resolves when the store answers (for readiness checks); rejects when it does not. */
   ping(): Promise<void>;
   /** What keeps the gate from working fully; rejects when the store does not answer. */
@@ -121,6 +130,7 @@ interface Options {
   ttlMs?: number;
   maxRecords?: number;
   maxPendingPerUser?: number;
+  maxClaimsPerUser?: number;
 }
 
 /** A map whose entries expire after `ttlMs`; insertion order is age order. */
@@ -166,10 +176,17 @@ interface PendingRecord extends Pending {
 
 /**
  * The default store: one process's memory. Operations run without awaiting in between, so each is
- * atomic. Pending warnings and claims are kept per user: one user's flood can only push out their
- * own oldest, and beyond MAX_RECORDS in all new warnings are refused.
+ * atomic. Pending warnings and claims are kept per user: one user's flood of warnings can only push
+ * out their own oldest, their claims stop at MAX_CLAIMS_PER_USER, and beyond MAX_RECORDS in all new
+ * warnings are refused.
  */
-export function createMemoryStore({ now, ttlMs = CONFIRM_WINDOW_MS, maxRecords = MAX_RECORDS, maxPendingPerUser = MAX_PENDING_PER_USER }: Options): GateStore & {
+export function createMemoryStore({
+  now,
+  ttlMs = CONFIRM_WINDOW_MS,
+  maxRecords = MAX_RECORDS,
+  maxPendingPerUser = MAX_PENDING_PER_USER,
+  maxClaimsPerUser = MAX_CLAIMS_PER_USER,
+}: Options): GateStore & {
   sizes(): Record<string, number>;
 } {
   const pending = expiringMap<PendingRecord>(now, ttlMs);
@@ -187,7 +204,8 @@ export function createMemoryStore({ now, ttlMs = CONFIRM_WINDOW_MS, maxRecords =
     return map;
   };
   const sumOf = (maps: Map<string, ExpiringMap<true>>) => [...maps.values()].reduce((sum, map) => sum + map.size, 0);
-  const total = () => pending.size + latest.size + running.size + unknown.size + done.size + sumOf(warningsOf) + sumOf(claimsOf);
+  // A user's claims are one record, as in Redis (one sorted set each): however many rounds they answer, no one else's warning loses its room.
+  const total = () => pending.size + latest.size + running.size + unknown.size + done.size + sumOf(warningsOf) + claimsOf.size;
   /** Drops what expired; only when the cap is near, so most warnings cost O(1). */
   function sweep(): number {
     for (const map of [pending, latest, running, unknown, done]) map.sweep();
@@ -246,10 +264,10 @@ export function createMemoryStore({ now, ttlMs = CONFIRM_WINDOW_MS, maxRecords =
     },
     async claimOnce(token, claimTtlMs, scope) {
       const claims = perUser(claimsOf, scope);
-      if (claims.get(token)) return false;
+      if (claims.get(token)) return { ok: false, why: 'used' };
+      if (claims.size >= maxClaimsPerUser && claims.sweep() >= maxClaimsPerUser) return { ok: false, why: 'full', claims: maxClaimsPerUser };
       claims.set(token, true, claimTtlMs);
-      for (let oldest = claims.oldest(); claims.size > MAX_CLAIMS_PER_USER && oldest !== undefined; oldest = claims.oldest()) claims.delete(oldest);
-      return true;
+      return { ok: true };
     },
     ping: async () => undefined,
     health: async () => ({ problems: [] }),

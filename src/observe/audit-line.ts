@@ -34,6 +34,7 @@ export const REFUSAL_REASONS = [
   'other_round', // an approval for an older warning or form
   'approval_state', // an approval for another call or user, or answered too late
   'approval_reused',
+  'approval_limit', // this user answered as many approval forms as the store keeps per user within the window
   'store_unavailable',
   'store_amnesia', // the shared store lost its memory; the grace period refuses everything
   'audit_unwritable',

@@ -151,7 +151,7 @@ export function createAuditTrail({ sink, now, redact, log, newCallId = randomUUI
         async refused(reason, error) {
           ended = true;
           const status = error instanceof ApiError ? error.status : undefined;
-          const said = error instanceof ApiError ? reasonOf(error.body) : error instanceof Error ? error.message : undefined;
+          const said = error instanceof ApiError ? reasonOf(error.body) : ownWords(error, Object.keys(facts.request));
           await bestEffort(() => line('refused', 'refused', { reason, ...(status ? { status } : {}), ...(said ? { summary: summary(said) } : {}) }), 'refusal');
         },
       };
@@ -224,6 +224,21 @@ function baseOf({ scope, tool, request }: CallFacts, clean: (text: string, max: 
     request_sha256: requestDigest(tool, request),
     ...(amount !== undefined ? { amount_micros: amount } : {}),
   };
+}
+
+/**
+ * What a refusal says in the trail: never what the arguments hold (issue 25). The server's own
+ * argument checks quote a settings key or a geo target to the model; the trail names only which of
+ * the call's arguments (`names`, the tool's own) they refused.
+ */
+function ownWords(error: unknown, names: string[]): string | undefined {
+  if (error instanceof InputError) {
+    const fields = error.field.split(', ');
+    const refused = names.filter((name) => fields.some((field) => field === name || ['.', '[', ' '].includes(field.charAt(name.length)) && field.startsWith(name)));
+    return `the server's argument checks refused ${refused.length > 0 ? refused.join(', ') : 'the arguments'}`;
+  }
+  if (error instanceof RefusedError && error.audit !== undefined) return error.audit;
+  return error instanceof Error ? error.message : undefined;
 }
 
 function idOf(requestId: string | undefined, clean: (text: string, max: number) => string): Optional {

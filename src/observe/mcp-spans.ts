@@ -1,25 +1,56 @@
 import { context, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Histogram, type Span, type TextMapPropagator, type Tracer } from '@opentelemetry/api';
 import type { JSONRPCMessage, McpServer, MessageExtraInfo, Transport } from '@modelcontextprotocol/server';
+import type { OwnNames } from './telemetry.js';
 
 /**
  * The server side of the OpenTelemetry semantic conventions for MCP
  * (https://opentelemetry.io/docs/specs/semconv/gen-ai/mcp/): a SERVER span per request or
  * notification a client sends, named `{mcp.method.name} {target}`, the client's trace continued from
- * `params._meta` (traceparent, tracestate), and the mcp.server.operation.duration histogram. It sits
- * on the transport, so it sees every message whatever the protocol era or transport. Argument values
- * and result text are never recorded: only method, tool or prompt name, ids and outcome.
+ * `params._meta` (traceparent), and the mcp.server.operation.duration histogram. It sits on the
+ * transport, so it sees every message whatever the protocol era or transport. Argument values and
+ * result text are never recorded, and no string a client chose is exported as it was sent: a method,
+ * tool, prompt or protocol version outside the server's own sets is `_OTHER` (as the convention
+ * directs for unknown methods), a request id only when short and plain, and tracestate, baggage and
+ * headers not at all (issue 25: 20,000 made-up method names were 20,000 series, and 16 MB exports).
  */
 
 /** The convention's error.type for a CallToolResult with isError. */
 export const TOOL_ERROR = 'tool_error';
+/** What stands for a value outside the server's own set, in attributes and span names. */
+export const OTHER = '_OTHER';
 /** Where 2026-07-28 requests carry their protocol version (the SDK's PROTOCOL_VERSION_META_KEY). */
 const PROTOCOL_VERSION_META_KEY = 'io.modelcontextprotocol/protocolVersion';
-/** A tool or prompt name as MCP allows it (1-128 of A-Z a-z 0-9 _ - .); anything else is not a low-cardinality target. */
-const NAME = /^[A-Za-z0-9_.-]{1,128}$/;
-/** A method name as MCP spells them; a client's other strings are recorded as _OTHER (they name the span). */
-const METHOD = /^[A-Za-z0-9_./-]{1,128}$/;
-/** A request id longer than this is not recorded: ours are short counters or UUIDs. */
-const MAX_ID_CHARS = 128;
+/** The MCP methods a client sends a server, requests and notifications, in every era this server speaks. */
+export const MCP_METHODS: ReadonlySet<string> = new Set([
+  'initialize',
+  'ping',
+  'server/discover',
+  'subscriptions/listen',
+  'tools/list',
+  'tools/call',
+  'prompts/list',
+  'prompts/get',
+  'resources/list',
+  'resources/read',
+  'resources/templates/list',
+  'resources/subscribe',
+  'resources/unsubscribe',
+  'completion/complete',
+  'logging/setLevel',
+  'tasks/get',
+  'tasks/list',
+  'tasks/result',
+  'tasks/cancel',
+  'notifications/initialized',
+  'notifications/cancelled',
+  'notifications/progress',
+  'notifications/roots/list_changed',
+  'notifications/tasks/status',
+]);
+/** A request id is recorded only in this shape: a counter, a UUID, a short token; anything else a client sent stays out. */
+const PLAIN_ID = /^[A-Za-z0-9_.:-]{1,64}$/;
+/** A traceparent is 55 characters (version 00); a longer one is not read. */
+const MAX_TRACEPARENT_CHARS = 64;
 
 export interface McpSpanDeps {
   tracer: Tracer;
@@ -28,6 +59,7 @@ export interface McpSpanDeps {
   transport: 'pipe' | 'tcp';
   /** Tool calls in flight, for the gauge. */
   active: { calls: number };
+  own: OwnNames;
 }
 
 type Message = JSONRPCMessage & { id?: unknown; method?: unknown; params?: unknown; result?: unknown; error?: unknown };
@@ -78,7 +110,7 @@ function watchTransport(transport: Transport, deps: McpSpanDeps): Transport {
     if (typeof message.method !== 'string') return dispatch(context.active());
     const params = (typeof message.params === 'object' && message.params !== null ? message.params : {}) as Record<string, unknown>;
     const meta = (typeof params._meta === 'object' && params._meta !== null ? params._meta : {}) as Record<string, unknown>;
-    const method = METHOD.test(message.method) ? message.method : '_OTHER';
+    const method = MCP_METHODS.has(message.method) ? message.method : OTHER;
     const attributes = attributesOf(method, params, meta, extra);
     const parent = deps.propagator.extract(ROOT_CONTEXT, meta, metaGetter);
     const target = (attributes['gen_ai.tool.name'] ?? attributes['gen_ai.prompt.name']) as string | undefined;
@@ -104,15 +136,15 @@ function watchTransport(transport: Transport, deps: McpSpanDeps): Transport {
     const attributes: Attributes = { 'mcp.method.name': method, 'network.transport': deps.transport };
     if (deps.transport === 'tcp') attributes['network.protocol.name'] = 'http';
     const version = stringOf(meta[PROTOCOL_VERSION_META_KEY]) ?? stringOf(extra?.request?.headers.get('mcp-protocol-version')) ?? negotiated;
-    if (version !== undefined && NAME.test(version)) attributes['mcp.protocol.version'] = version;
-    const session = transport.sessionId ?? stringOf(extra?.request?.headers.get('mcp-session-id'));
-    if (session !== undefined && NAME.test(session)) attributes['mcp.session.id'] = session;
+    if (version !== undefined) attributes['mcp.protocol.version'] = own(deps.own.protocolVersions, version);
+    // Only a session the transport itself made; a client's Mcp-Session-Id header is never read.
+    if (transport.sessionId !== undefined) attributes['mcp.session.id'] = transport.sessionId;
     const name = stringOf(params.name);
     if (method === 'tools/call') {
       attributes['gen_ai.operation.name'] = 'execute_tool';
-      if (name !== undefined && NAME.test(name)) attributes['gen_ai.tool.name'] = name;
+      if (name !== undefined) attributes['gen_ai.tool.name'] = own(deps.own.tools, name);
     }
-    if (method === 'prompts/get' && name !== undefined && NAME.test(name)) attributes['gen_ai.prompt.name'] = name;
+    if (method === 'prompts/get' && name !== undefined) attributes['gen_ai.prompt.name'] = own(deps.own.prompts, name);
     return attributes;
   }
 
@@ -122,8 +154,9 @@ function watchTransport(transport: Transport, deps: McpSpanDeps): Transport {
     const entry = open.get(key);
     if (!entry) return;
     const result = (typeof message.result === 'object' && message.result !== null ? message.result : undefined) as Record<string, unknown> | undefined;
-    const version = stringOf(result?.protocolVersion);
-    if (entry.attributes['mcp.method.name'] === 'initialize' && version !== undefined && NAME.test(version)) {
+    const answeredVersion = stringOf(result?.protocolVersion);
+    if (entry.attributes['mcp.method.name'] === 'initialize' && answeredVersion !== undefined) {
+      const version = own(deps.own.protocolVersions, answeredVersion);
       negotiated = version;
       entry.attributes['mcp.protocol.version'] = version;
       entry.span.setAttribute('mcp.protocol.version', version);
@@ -160,22 +193,30 @@ function watchTransport(transport: Transport, deps: McpSpanDeps): Transport {
   }
 }
 
-/** jsonrpc.request.id, when the message has one worth recording. */
+/** jsonrpc.request.id, when the message has one that is short and plain (a whole number, or PLAIN_ID). */
 export function requestIdOf(id: unknown): string | undefined {
-  if (typeof id !== 'string' && typeof id !== 'number') return undefined;
-  const text = String(id);
-  return text.length <= MAX_ID_CHARS ? text : undefined;
+  if (typeof id === 'number') return Number.isSafeInteger(id) ? String(id) : undefined;
+  return typeof id === 'string' && PLAIN_ID.test(id) ? id : undefined;
+}
+
+/** `value` when the server has it among `names`, else _OTHER. */
+function own(names: ReadonlySet<string>, value: string): string {
+  return names.has(value) ? value : OTHER;
 }
 
 function stringOf(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
-/** Reads traceparent, tracestate and baggage from params._meta, unprefixed as SEP-414 writes them. */
+/**
+ * Reads only traceparent from params._meta (unprefixed, as SEP-414 writes it). tracestate and
+ * baggage are a client's free text: the span would carry and export tracestate as sent, and nothing
+ * here uses baggage.
+ */
 const metaGetter = {
-  keys: (carrier: Record<string, unknown>) => Object.keys(carrier),
+  keys: (carrier: Record<string, unknown>) => (typeof carrier.traceparent === 'string' ? ['traceparent'] : []),
   get: (carrier: Record<string, unknown>, key: string) => {
-    const value = carrier[key];
-    return typeof value === 'string' ? value : undefined;
+    const value = key === 'traceparent' ? carrier.traceparent : undefined;
+    return typeof value === 'string' && value.length <= MAX_TRACEPARENT_CHARS ? value : undefined;
   },
 };

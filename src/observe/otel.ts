@@ -1,6 +1,6 @@
 import { context, diag, DiagLogLevel, type DiagLogger } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPMetricExporter } from '@opentelemetry/exporter-metrics-otlp-http';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
@@ -28,6 +28,12 @@ const SPAN_DELAY_MS = 5_000;
 const METRIC_INTERVAL_MS = 60_000;
 /** OTEL_METRIC_EXPORT_TIMEOUT's default in the specification. */
 const METRIC_TIMEOUT_MS = 30_000;
+/**
+ * Series each instrument keeps at most; beyond it the SDK folds new ones into one overflow series.
+ * Every attribute value is one of the server's own (methods, tools, prompts, versions, error codes,
+ * else _OTHER): a deployment has a few dozen series, and no request can add one past this.
+ */
+export const MAX_SERIES_PER_INSTRUMENT = 1_000;
 /** Exit waits this long for the last export: a collector that does not answer must not hold a client's session open (the exporters' own timeout is 10 s). */
 export const SHUTDOWN_MS = 3_000;
 /** A diagnostic from the SDK (an export that failed) is cut to this in the log. */
@@ -56,6 +62,7 @@ export function createTelemetry(env: Env, signals: Signals, options: TelemetryOp
             exporter: new OTLPMetricExporter(),
             exportIntervalMillis: positive(env.OTEL_METRIC_EXPORT_INTERVAL) ?? METRIC_INTERVAL_MS,
             exportTimeoutMillis: Math.min(positive(env.OTEL_METRIC_EXPORT_TIMEOUT) ?? METRIC_TIMEOUT_MS, positive(env.OTEL_METRIC_EXPORT_INTERVAL) ?? METRIC_INTERVAL_MS),
+            cardinalityLimits: { default: MAX_SERIES_PER_INSTRUMENT },
           }),
         ]
       : [],
@@ -69,12 +76,13 @@ export function createTelemetry(env: Env, signals: Signals, options: TelemetryOp
   });
   const active = { calls: 0 };
   registerGauges(meter, active, options.store);
-  const propagator = new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] });
+  // traceparent only: mcp-spans.ts reads no tracestate or baggage from a client.
+  const propagator = new W3CTraceContextPropagator();
   log.debug(`OpenTelemetry on: ${[signals.traces && 'traces', signals.metrics && 'metrics'].filter(Boolean).join(' and ')} over OTLP/HTTP`);
 
   let stopped: Promise<void> | undefined;
   return {
-    watch: (server) => watchServer(server, { tracer, duration, propagator, transport: options.transport, active }),
+    watch: (server, own) => watchServer(server, { tracer, duration, propagator, transport: options.transport, active, own }),
     upstream: observeUpstream(tracer),
     shutdown: () => (stopped ??= flushWithin(SHUTDOWN_MS, [tracerProvider.shutdown(), meterProvider.shutdown()], log)),
   };

@@ -27,9 +27,16 @@ export interface UpstreamCall {
 /** Wraps one attempt: `run` gets a function that wraps the fetch it sends with, so the span sees the status. */
 export type ObserveUpstream = <T>(call: UpstreamCall, run: (watch: (fetch: typeof globalThis.fetch) => typeof globalThis.fetch) => Promise<Attempt<T>>) => Promise<Attempt<T>>;
 
+/** The names the server has (its tools, prompts and protocol versions): what its spans and metrics may name, anything else being _OTHER. */
+export interface OwnNames {
+  tools: ReadonlySet<string>;
+  prompts: ReadonlySet<string>;
+  protocolVersions: ReadonlySet<string>;
+}
+
 export interface Telemetry {
   /** The same server, answering each MCP request inside a SERVER span, timed into mcp.server.operation.duration. */
-  watch(server: McpServer): McpServer;
+  watch(server: McpServer, own: OwnNames): McpServer;
   /** A CLIENT span per upstream HTTP attempt. */
   upstream: ObserveUpstream;
   /** Exports what is buffered and stops the exporters (on exit and after an HTTP drain). */

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
-import { closest as nearest, distance } from '../config.js';
+import { closest as nearest } from '../config.js';
 import { AppError } from '../errors.js';
-import { sanitize } from '../text.js';
+import { limit, sanitize } from '../text.js';
 import type { Offered } from './define.js';
 import { offeredOnly } from './offer.js';
 
@@ -34,6 +34,13 @@ const ASK_THE_USER = 'ask the user';
 const MAX_EDITS = 2;
 /** Problems listed per call; more than this means the call is not close to right. */
 const MAX_PROBLEMS = 8;
+/**
+ * An unknown argument name is cut to this before anything compares or shows it: argument names are
+ * short identifiers, and a request may send a megabyte name before its credentials are checked.
+ */
+const MAX_NAME_CHARS = 64;
+/** Unknown names that get a did-you-mean; the ones after them are only named, and those past MAX_PROBLEMS counted. */
+const MAX_SUGGESTED = 3;
 
 export class ArgumentsError extends AppError {
   override name = 'ArgumentsError';
@@ -47,38 +54,47 @@ export function checkArguments(tool: string, schema: z.ZodObject, args: unknown,
   const parsed = schema.safeParse(args ?? {});
   if (parsed.success) return parsed.data as Record<string, unknown>;
   const known = Object.keys(schema.shape);
-  const problems = parsed.error.issues.flatMap((issue) => problemsOf(issue, known, args, offered));
-  const shown = problems.slice(0, MAX_PROBLEMS);
-  const more = problems.length - shown.length;
+  // Only the problems shown are written out; the rest are counted (a request may hold 60,000 unknown names).
+  const shown: string[] = [];
+  let total = 0;
+  let suggested = 0;
+  for (const issue of parsed.error.issues) {
+    if (issue.code === 'unrecognized_keys') {
+      total += issue.keys.length;
+      for (const key of issue.keys.slice(0, Math.max(0, MAX_PROBLEMS - shown.length))) {
+        shown.push(unknownName(limit(key, MAX_NAME_CHARS), known, suggested++ < MAX_SUGGESTED));
+      }
+      continue;
+    }
+    total += 1;
+    if (shown.length < MAX_PROBLEMS) shown.push(problemOf(issue, args, offered));
+  }
+  const more = total - shown.length;
   throw new ArgumentsError(
     [`Invalid arguments for ${tool}; nothing was sent.`, ...shown.map((problem) => `- ${problem}`), ...(more > 0 ? [`- and ${more} more`] : [])].join('\n'),
   );
 }
 
-function problemsOf(issue: z.core.$ZodIssue, known: string[], args: unknown, offered: Pick<Offered, 'has'> | undefined): string[] {
-  if (issue.code === 'unrecognized_keys') {
-    return issue.keys.map((key) => {
-      const name = sanitize(key, 60);
-      const meant = closest(key, known);
-      return `${name}: not an argument of this tool${meant ? ` (did you mean ${meant}?)` : ''}; its arguments are ${known.join(', ')}.`;
-    });
-  }
+/** An argument the tool does not take (its name already cut to MAX_NAME_CHARS), with the one it likely meant when `suggest`. */
+function unknownName(key: string, known: string[], suggest: boolean): string {
+  const meant = suggest ? closest(key, known) : undefined;
+  return `${sanitize(key, 60)}: not an argument of this tool${meant ? ` (did you mean ${meant}?)` : ''}; its arguments are ${known.join(', ')}.`;
+}
+
+function problemOf(issue: z.core.$ZodIssue, args: unknown, offered: Pick<Offered, 'has'> | undefined): string {
   const path = issue.path.map(String);
-  const field = path.length ? path.join('.') : 'arguments';
+  const field = path.length ? path.map((part) => limit(part, MAX_NAME_CHARS)).join('.') : 'arguments';
   const top = path[0];
   const missing = top !== undefined && path.length === 1 && !(typeof args === 'object' && args !== null && top in args);
   if (missing) {
     const source = SOURCES[top] && (!offered || offeredOnly(SOURCES[top], offered) ? SOURCES[top] : ASK_THE_USER);
-    return [`${field}: required${source ? `; ${source}` : ''}.`];
+    return `${sanitize(field, 200)}: required${source ? `; ${source}` : ''}.`;
   }
-  return [`${field}: ${sanitize(issue.message, 200)}.`];
+  return `${sanitize(field, 200)}: ${sanitize(limit(issue.message, 1_000), 200)}.`;
 }
 
-/** The known name a typo most likely meant: one contains the other, or the nearest within two edits. */
+/** The known name a typo most likely meant: one contains the other, or the nearest within two edits. `name` is short (MAX_NAME_CHARS). */
 function closest(name: string, known: string[]): string | undefined {
   const lower = name.toLowerCase();
-  const contained = known.find((candidate) => candidate.includes(lower) || lower.includes(candidate));
-  if (contained || known.length === 0) return contained;
-  const best = nearest(lower, known);
-  return distance(lower, best) <= MAX_EDITS ? best : undefined;
+  return known.find((candidate) => candidate.includes(lower) || lower.includes(candidate)) ?? nearest(lower, known, MAX_EDITS);
 }

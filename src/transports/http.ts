@@ -9,7 +9,8 @@ import type { CallerOptions, Credentials, ServerFactory } from '../server.js';
 /**
  * Serves MCP over Streamable HTTP, statelessly: every request builds its own server for the caller
  * its headers name, so any replica can answer any request. Beside /mcp: GET /healthz (alive) and
- * GET /readyz (the gate's state store answers). Host and Origin are checked before anything else.
+ * GET /readyz (the gate's state store answers). Host and Origin are checked before anything but
+ * /healthz, which says only that the process is alive.
  */
 
 /** Draining after SIGTERM: calls in flight get this long to answer. */
@@ -153,7 +154,6 @@ export async function serveHttp(options: HttpOptions): Promise<HttpServer> {
     if (repeated) return rpcError(res, 400, `Bad request: more than one ${repeated} header.`, { connection: 'close' });
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     if (req.method === 'GET' && path === '/healthz') return json(res, 200, { status: 'ok' });
-    if (req.method === 'GET' && path === '/readyz') return void readiness(res);
     if (auth?.handles(path)) {
       // Browser-based clients call the token endpoints from their own origin; the consent form checks its own.
       const forbidden = guard?.(req, { origin: false });
@@ -165,9 +165,11 @@ export async function serveHttp(options: HttpOptions): Promise<HttpServer> {
         else res.destroy();
       });
     }
-    if (path !== '/mcp') return json(res, 404, { error: 'Not found: MCP is served on /mcp' });
+    // /readyz tells the gate's state and the Redis policy: only to a Host and Origin this server answers to (issue 25).
     const forbidden = guard?.(req);
     if (forbidden) return rpcError(res, 403, forbidden);
+    if (req.method === 'GET' && path === '/readyz') return void readiness(res);
+    if (path !== '/mcp') return json(res, 404, { error: 'Not found: MCP is served on /mcp' });
     if (draining) return rpcError(res, 503, 'The server is shutting down; retry on another replica.', { connection: 'close', 'retry-after': '1' });
     active += 1;
     const started = performance.now();

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { RefusedError } from '../../src/errors.js';
 import type { ApprovalState, AskApproval, FormAnswer } from '../../src/gate/approval.js';
 import { createGate, type Caller } from '../../src/gate/gate.js';
-import { createMemoryStore } from '../../src/gate/store.js';
+import { CONFIRM_WINDOW_MS, createMemoryStore } from '../../src/gate/store.js';
 import { silentLog } from '../../src/log.js';
 import { defineTool, type GatedTool, type ToolResult } from '../../src/tools/define.js';
 import { gateToolContext } from './context.js';
@@ -17,7 +17,10 @@ import { gateToolContext } from './context.js';
 const APPROVE: FormAnswer = { action: 'accept', content: { approve: true } };
 const TIMEOUT_MS = 60_000;
 
-function setup() {
+/** A small per-user cap on answered forms, so the test reaches it. */
+const CLAIMS = 3;
+
+function setup(options: { maxClaimsPerUser?: number } = {}) {
   const now = { t: 5_000_000 };
   const sent: unknown[] = [];
   const tool = defineTool({
@@ -34,7 +37,7 @@ function setup() {
       return { text: 'Spent.', next: 'Nothing more is needed.', structured: { done: true } };
     },
   }) as unknown as GatedTool;
-  const store = createMemoryStore({ now: () => now.t });
+  const store = createMemoryStore({ now: () => now.t, ...options });
   const gate = createGate({ store, now: () => now.t, config: { requireHumanConfirmation: true, approvalTimeoutMs: TIMEOUT_MS }, log: silentLog });
   const ctx = gateToolContext(() => now.t);
   const as = (scope: string, retry?: { state: unknown; answer: FormAnswer | undefined }): Caller => ({
@@ -140,13 +143,48 @@ describe('approval in rounds (protocol 2026-07-28)', () => {
     { action: 'accept', content: { approve: true, extra: 1 } },
     undefined,
   ]) {
-    it(`sends nothing for the answer ${JSON.stringify(answer)}, and a later round can still be approved`, async () => {
+    it(`sends nothing for the answer ${JSON.stringify(answer)}, and closes the warning: asking again needs a fresh one`, async () => {
       const t = setup();
       await t.warn(5);
-      await expect(t.confirm(5, 'alice', { state: await t.ask(5), answer })).rejects.toThrow(/did not approve.*Nothing was sent/);
+      await expect(t.confirm(5, 'alice', { state: await t.ask(5), answer })).rejects.toThrow(
+        /did not approve.*Nothing was sent\. The warning is closed: to ask again, call spend_money without confirm for a fresh one\.$/,
+      );
       expect(t.sent).toHaveLength(0);
+      const again = result(await t.confirm(5));
+      expect(again.text).toMatch(/^NOT SENT: confirm: true needs a pending warning/);
+      await t.warn(5);
       result(await t.confirm(5, 'alice', { state: await t.ask(5), answer: APPROVE }));
-      expect(t.sent).toHaveLength(1);
+      expect(t.sent).toEqual([{ amount: 5 }]);
     });
   }
+
+  it('leaves the warning of a newer form open when an older form is declined', async () => {
+    const t = setup();
+    await t.warn(5);
+    const older = await t.ask(5);
+    const newer = await t.ask(5);
+    await expect(t.confirm(5, 'alice', { state: older, answer: { action: 'decline' } })).rejects.toThrow(/^The user did not approve \(declined\)\. Nothing was sent\.$/);
+    result(await t.confirm(5, 'alice', { state: newer, answer: APPROVE }));
+    expect(t.sent).toHaveLength(1);
+  });
+
+  it(`refuses a user past ${CLAIMS} answered forms in the window with a sentence saying so, and no one else`, async () => {
+    const t = setup({ maxClaimsPerUser: CLAIMS });
+    for (let amount = 1; amount <= CLAIMS; amount++) {
+      await t.warn(amount);
+      await expect(t.confirm(amount, 'alice', { state: await t.ask(amount), answer: { action: 'decline' } })).rejects.toThrow(/did not approve/);
+    }
+    await t.warn(99);
+    await expect(t.confirm(99, 'alice', { state: await t.ask(99), answer: APPROVE })).rejects.toThrow(
+      /^Refused: this user answered 3 approval forms within the last 10 minutes, the most the server takes in that time\. Nothing was sent; wait a few minutes/,
+    );
+    await t.warn(99, 'bob');
+    result(await t.confirm(99, 'bob', { state: await t.ask(99, 'bob'), answer: APPROVE }));
+    expect(t.sent).toEqual([{ amount: 99 }]);
+    // Once her claims expire, she can answer forms again.
+    t.now.t += CONFIRM_WINDOW_MS + 1;
+    await t.warn(99);
+    result(await t.confirm(99, 'alice', { state: await t.ask(99), answer: APPROVE }));
+    expect(t.sent).toHaveLength(2);
+  });
 });

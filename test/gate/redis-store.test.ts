@@ -10,9 +10,16 @@ import { describeGateStore } from './store-contract.js';
 
 if (redisSkipReason) console.warn(redisSkipReason);
 
-/** Ages every gate record by `ms`, as if that much time had passed, and drops those whose time is up. */
+/**
+ * Ages every gate record by `ms`, as if that much time had passed, and drops those whose time is up.
+ * The times inside a sorted set (a user's warnings, their claims) move back by as much.
+ */
 const AGE = `
 for _, key in ipairs(redis.call('KEYS', ARGV[1])) do
+  if redis.call('TYPE', key).ok == 'zset' then
+    local members = redis.call('ZRANGE', key, 0, -1, 'WITHSCORES')
+    for i = 1, #members, 2 do redis.call('ZADD', key, tonumber(members[i + 1]) - tonumber(ARGV[2]), members[i]) end
+  end
   local left = redis.call('PTTL', key)
   if left >= 0 then
     if left <= tonumber(ARGV[2]) then redis.call('DEL', key) else redis.call('PEXPIRE', key, left - tonumber(ARGV[2])) end
@@ -27,7 +34,7 @@ const TOOL = 'spend_money';
 const call = (amount: number) => callKey('', TOOL, { amount });
 const SLOT = lastWarningSlot('', TOOL);
 const USER = scopeDigest('');
-const KEY_SHAPE = new RegExp(`^${KEY_PREFIX}((pending|latest|running|unknown|done|claimed|round|warnings):[0-9a-f]{64}|epoch)$`);
+const KEY_SHAPE = new RegExp(`^${KEY_PREFIX}((pending|latest|running|unknown|done|claims|round|warnings):[0-9a-f]{64}|epoch)$`);
 
 /** A log that keeps its lines. */
 function recordingLog(): Log & { lines: string[] } {
@@ -149,9 +156,9 @@ describe.skipIf(redisSkipReason !== undefined)('the Redis gate store', () => {
     await store.warn(call(4), SLOT, { at: 0 }, USER);
     await store.take(call(4), SLOT);
     await store.settle(call(4), { kind: 'clean', completed: { at: 0, summary: 'created campaign cmp_1' } }); // done
-    await store.claimOnce('nonce', 2 * CONFIRM_WINDOW_MS, USER); // claimed, asked for longer than allowed
+    await store.claimOnce('nonce', 2 * CONFIRM_WINDOW_MS, USER); // claims, asked for longer than allowed
     const found = await records();
-    expect(new Set(found.map(({ key }) => key.split(':')[2]))).toEqual(new Set(['pending', 'latest', 'running', 'unknown', 'done', 'claimed', 'warnings', 'epoch']));
+    expect(new Set(found.map(({ key }) => key.split(':')[2]))).toEqual(new Set(['pending', 'latest', 'running', 'unknown', 'done', 'claims', 'warnings', 'epoch']));
     for (const { key, pttl } of found) {
       if (key === EPOCH_KEY) {
         expect(pttl, 'the epoch is kept for good: its loss is how amnesia shows').toBe(-1);

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { callKey, lastWarningSlot, scopeDigest } from '../../src/gate/key.js';
-import { CONFIRM_WINDOW_MS, IN_FLIGHT_TTL_MS, MAX_PENDING_PER_USER, MAX_SUMMARY_CHARS, type GateStore, type UnknownOutcome } from '../../src/gate/store.js';
+import { CONFIRM_WINDOW_MS, IN_FLIGHT_TTL_MS, MAX_CLAIMS_PER_USER, MAX_PENDING_PER_USER, MAX_SUMMARY_CHARS, type GateStore, type UnknownOutcome } from '../../src/gate/store.js';
 
 /**
  * What every GateStore promises the gate, run against each store: the in-process one and Redis.
@@ -288,37 +288,75 @@ export function describeGateStore(name: string, make: () => Promise<StoreUnderTe
       expect(await store.warn(call(5), SLOT, { at: now() }, ALICE)).toEqual({ ok: true });
     });
 
+    const CLAIMED = { ok: true };
+    const USED = { ok: false, why: 'used' };
+    const FULL = { ok: false, why: 'full', claims: MAX_CLAIMS_PER_USER };
+
     it('claims a one-time token once, and forgets the claim after the window', async () => {
       const { store, elapse } = await setup();
-      expect(await store.claimOnce('nonce-1', CONFIRM_WINDOW_MS, ALICE)).toBe(true);
-      expect(await store.claimOnce('nonce-1', CONFIRM_WINDOW_MS, ALICE)).toBe(false);
-      expect(await store.claimOnce('nonce-2', CONFIRM_WINDOW_MS, ALICE)).toBe(true);
+      expect(await store.claimOnce('nonce-1', CONFIRM_WINDOW_MS, ALICE)).toEqual(CLAIMED);
+      expect(await store.claimOnce('nonce-1', CONFIRM_WINDOW_MS, ALICE)).toEqual(USED);
+      expect(await store.claimOnce('nonce-2', CONFIRM_WINDOW_MS, ALICE)).toEqual(CLAIMED);
       await elapse(CONFIRM_WINDOW_MS + 1);
-      expect(await store.claimOnce('nonce-1', CONFIRM_WINDOW_MS, ALICE)).toBe(true);
+      expect(await store.claimOnce('nonce-1', CONFIRM_WINDOW_MS, ALICE)).toEqual(CLAIMED);
     });
 
     it('forgets a claim after the shorter time it asked for', async () => {
       const { store, elapse } = await setup();
-      expect(await store.claimOnce('nonce-1', 60_000, ALICE)).toBe(true);
+      expect(await store.claimOnce('nonce-1', 60_000, ALICE)).toEqual(CLAIMED);
       await elapse(59_000);
-      expect(await store.claimOnce('nonce-1', 60_000, ALICE)).toBe(false);
+      expect(await store.claimOnce('nonce-1', 60_000, ALICE)).toEqual(USED);
       await elapse(2_000);
-      expect(await store.claimOnce('nonce-1', 60_000, ALICE)).toBe(true);
+      expect(await store.claimOnce('nonce-1', 60_000, ALICE)).toEqual(CLAIMED);
     });
 
-    it("remembers a user's used claim whatever another user claims (10,000 rounds)", async () => {
-      const { store } = await setup();
-      expect(await store.claimOnce('alices-nonce', CONFIRM_WINDOW_MS, ALICE)).toBe(true);
-      for (let batch = 0; batch < 10; batch++) {
-        await Promise.all(Array.from({ length: 1_000 }, (_, i) => store.claimOnce(`bobs-nonce-${batch}-${i}`, CONFIRM_WINDOW_MS, BOB)));
+    it(`keeps at most ${MAX_CLAIMS_PER_USER} claims per user: beyond them that user is refused, never anyone else, until theirs expire`, async () => {
+      const { store, elapse } = await setup();
+      // A second apart: Redis's own clock moves on too while the claims are made, by far less.
+      for (let i = 0; i < MAX_CLAIMS_PER_USER; i++) {
+        await elapse(1_000);
+        expect(await store.claimOnce(`alice-${i}`, CONFIRM_WINDOW_MS, ALICE), `claim ${i}`).toEqual(CLAIMED);
       }
-      expect(await store.claimOnce('alices-nonce', CONFIRM_WINDOW_MS, ALICE)).toBe(false);
+      expect(await store.claimOnce('alice-over', CONFIRM_WINDOW_MS, ALICE)).toEqual(FULL);
+      // Nothing of hers was pushed out to make room: a used claim still reads as used.
+      expect(await store.claimOnce('alice-0', CONFIRM_WINDOW_MS, ALICE)).toEqual(USED);
+      expect(await store.claimOnce('bob-1', CONFIRM_WINDOW_MS, BOB)).toEqual(CLAIMED);
+      // Her oldest expires first, and frees room for one more.
+      await elapse(CONFIRM_WINDOW_MS - (MAX_CLAIMS_PER_USER - 1) * 1_000 + 1);
+      expect(await store.claimOnce('alice-over', CONFIRM_WINDOW_MS, ALICE)).toEqual(CLAIMED);
+      expect(await store.claimOnce('alice-over-2', CONFIRM_WINDOW_MS, ALICE)).toEqual(FULL);
+    });
+
+    it("keeps one user's 10,000 declined approval rounds to their own share: another user still gets a warning and confirms it once", async () => {
+      const { store, now } = await setup();
+      const outcomes = new Map<string, number>();
+      const count = (outcome: string) => outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
+      /** One round as the gate walks it: a warning, its form, and the answer "decline", which uses the warning up. */
+      const declinedRound = async (i: number) => {
+        const key = call(i);
+        const nonce = `round-${i}`;
+        const warned = await store.warn(key, SLOT, { at: now() }, ALICE);
+        const bound = await store.bind(key, SLOT, nonce);
+        const claimed = await store.claimOnce(nonce, CONFIRM_WINDOW_MS, ALICE);
+        if (!warned.ok || !bound.ok) return count('no warning');
+        if (!claimed.ok) return count(claimed.why === 'full' && claimed.claims === MAX_CLAIMS_PER_USER ? 'refused: full' : `refused: ${claimed.why}`);
+        count((await store.take(key, SLOT, nonce)).ok ? 'declined' : 'not taken');
+        await store.settle(key, { kind: 'refused' });
+      };
+      // Fewer rounds at once than a user's pending warnings, so none of them pushes out another's warning.
+      const AT_ONCE = MAX_PENDING_PER_USER / 2;
+      for (let first = 0; first < 10_000; first += AT_ONCE) await Promise.all(Array.from({ length: AT_ONCE }, (_, i) => declinedRound(first + i)));
+      expect(Object.fromEntries(outcomes)).toEqual({ declined: MAX_CLAIMS_PER_USER, 'refused: full': 10_000 - MAX_CLAIMS_PER_USER });
+      expect(await store.warn(bobsCall(1), BOB_SLOT, { at: now() }, BOB)).toEqual({ ok: true });
+      expect(await store.take(bobsCall(1), BOB_SLOT)).toMatchObject({ ok: true });
+      expect(await store.take(bobsCall(1), BOB_SLOT)).toMatchObject({ ok: false });
     });
 
     it('lets exactly one of ten concurrent claims of a token win', async () => {
       const { store } = await setup();
       const claims = await Promise.all(Array.from({ length: 10 }, () => store.claimOnce('nonce-1', CONFIRM_WINDOW_MS, ALICE)));
-      expect(claims.filter(Boolean)).toHaveLength(1);
+      expect(claims.filter((claim) => claim.ok)).toHaveLength(1);
+      expect(claims.filter((claim) => !claim.ok && claim.why === 'used')).toHaveLength(9);
     });
 
     it('keeps warnings, slots and unknown outcomes for the window, and forgets them after it', async () => {

@@ -172,6 +172,38 @@ describe('app-management-mcp http', () => {
     expect((await fetch(`${server.url}/other`)).status).toBe(404);
   });
 
+  it("tells a foreign Host or Origin nothing of the gate on /readyz; /healthz says only that it is alive", async () => {
+    const port = Number(server.mcp.port);
+    const get = (path: string, headers: Record<string, string>) => raw(port, 'GET', path, '', headers);
+    const foreign: Array<Record<string, string>> = [{ host: `evil.example:${port}` }, { host: `127.0.0.1:${port}`, origin: 'https://evil.example' }];
+    for (const headers of foreign) {
+      const ready = await get('/readyz', headers);
+      expect(ready.status).toBe(403);
+      expect(ready.body).not.toMatch(/gate|ready|redis|policy/i);
+      const health = await get('/healthz', headers);
+      expect(health.status).toBe(200);
+      expect(health.body).toContain('{"status":"ok"}');
+    }
+    expect((await get('/readyz', { host: `localhost:${port}` })).status).toBe(200);
+  });
+
+  it('answers resources/read of an unknown URI without echoing it in full', async () => {
+    // As long as this server's body limit allows (64 KiB): echoed twice, it was an answer of twice that.
+    const uri = `ui://app-management/${'x'.repeat(60_000)}.html`;
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'resources/read', params: { uri } });
+    const response = await fetch(server.mcp, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
+      body,
+    });
+    const answer = await response.text();
+    expect(answer.length).toBeLessThan(2_000);
+    const error = (JSON.parse(/^data: (.*)$/m.exec(answer)?.[1] ?? answer) as { error: { code: number; message: string; data: { uri: string } } }).error;
+    expect(error.code).toBe(-32602);
+    expect(error.message).toMatch(/^Resource not found: ui:\/\/app-management\/x+\u2026$/);
+    expect(error.data.uri).toMatch(/^ui:\/\/app-management\/x+\u2026$/);
+  });
+
   it('takes many calls at once without a warning in its log', async () => {
     const client = await connectHttp(server.mcp, '2026-07-28', { headers });
     try {

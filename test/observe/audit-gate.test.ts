@@ -18,7 +18,7 @@ import { gateToolContext } from '../gate/context.js';
 
 const APPROVE: FormAnswer = { action: 'accept', content: { approve: true } };
 
-function setup(requireHumanConfirmation = false) {
+function setup(requireHumanConfirmation = false, storeOptions: { maxClaimsPerUser?: number } = {}) {
   const now = { t: 7_000_000 };
   const sent: unknown[] = [];
   const tool = defineTool({
@@ -41,7 +41,7 @@ function setup(requireHumanConfirmation = false) {
       return { text: 'Spent.', next: 'Nothing more is needed.', structured: { done: true } };
     },
   }) as unknown as GatedTool;
-  const store = createMemoryStore({ now: () => now.t });
+  const store = createMemoryStore({ now: () => now.t, ...storeOptions });
   const trail = memorySink();
   const audit = createAuditTrail({ sink: trail.sink, now: () => now.t, redact: (text) => text, log: silentLog });
   const gate = createGate({ store, now: () => now.t, config: { requireHumanConfirmation, approvalTimeoutMs: 60_000 }, log: silentLog, audit });
@@ -78,6 +78,27 @@ describe('the gate in the audit trail', () => {
       'answered:success', // this tool's run sends through no API client: no `sent` line (audit.test.ts has them)
       'refused:refused:approval_reused',
       'refused:refused:approval_state',
+    ]);
+  });
+
+  it('records a declined round, which closes its warning, and a user past the limit of answered forms, by its reason', async () => {
+    const { tool, gate, ctx, sent, steps } = setup(true, { maxClaimsPerUser: 1 });
+    const as = (retry?: { state: unknown; answer: FormAnswer | undefined }): Caller => ({ scope: 'alice', approval: { kind: 'rounds', ...(retry ? { retry } : {}) } });
+    const ask = async (amount: number) => ((await gate.call(tool, { amount }, true, ctx, as())) as AskApproval).ask.state;
+    await gate.call(tool, { amount: 5 }, undefined, ctx, as());
+    await expect(gate.call(tool, { amount: 5 }, true, ctx, as({ state: await ask(5), answer: { action: 'decline' } }))).rejects.toThrow(/The warning is closed/);
+    expect(await gate.call(tool, { amount: 5 }, true, ctx, as())).toMatchObject({ isError: true });
+    await gate.call(tool, { amount: 6 }, undefined, ctx, as());
+    await expect(gate.call(tool, { amount: 6 }, true, ctx, as({ state: await ask(6), answer: APPROVE }))).rejects.toThrow(/answered 1 approval form within/);
+    expect(sent).toEqual([]);
+    expect(steps()).toEqual([
+      'warned:pending',
+      'approval_asked:pending',
+      'approval_answered:declined',
+      'refused:refused:no_pending_warning',
+      'warned:pending',
+      'approval_asked:pending',
+      'refused:refused:approval_limit',
     ]);
   });
 

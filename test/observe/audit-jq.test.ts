@@ -51,7 +51,7 @@ describe('the documented jq command', () => {
   it('is the same in README.md as in docs/operations.md, and asks for today (UTC) of the user the example lines show', () => {
     const [operations, readme] = AUDIT_DOCS.map(spentTodayCommand);
     expect(readme).toBe(operations);
-    expect(operations).toMatch(/^jq -s --arg user [0-9a-f]{32} --arg day "\$\(date -u \+%F\)" '\n/);
+    expect(operations).toMatch(/^jq -nR --arg user [0-9a-f]{32} --arg day "\$\(date -u \+%F\)" '\n\[inputs \| fromjson\?\] \| /);
     const [first] = parseTrail(exampleTrail(DOC).join('\n'));
     expect(operations).toContain(`--arg user ${first!.user} `);
   });

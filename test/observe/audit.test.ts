@@ -1,4 +1,5 @@
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -8,14 +9,17 @@ import {
   AUDIT_FILE_MODE,
   AUDIT_PREFIX,
   AuditLineSchema,
+  AuditUnwritableError,
   checkAuditFile,
   cleanText,
   createAuditTrail,
+  deadlineSink,
   fileSink,
   maskSecretShapes,
   stderrSink,
 } from '../../src/observe/audit.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/http.js';
+import { BIN, runNode } from '../process.js';
 import { auditedServer, campaign, memorySink, parseTrail, receivedDigest, spendsFromTrail } from './audit-support.js';
 
 const posts = (sandbox: Sandbox) => sandbox.requests.filter((request) => request.method === 'POST');
@@ -130,6 +134,52 @@ describe('the audit trail', () => {
     expect(posts(sandbox)).toEqual([]);
   });
 
+  it('refuses the spend, at once, when the trail file was swapped for a FIFO or a symbolic link; nothing is written through either', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'audit-swap-'));
+    const path = join(dir, 'trail.jsonl');
+    const elsewhere = join(dir, 'elsewhere.jsonl');
+    const server = await auditedServer(sandbox, fileSink(path));
+    try {
+      for (const [swap, name] of [
+        [() => execFileSync('mkfifo', [path]), 'Swapped for a FIFO'],
+        [() => symlinkSync(elsewhere, path), 'Swapped for a link'],
+      ] as const) {
+        await server.call('create_ad_campaign', campaign(name));
+        unlinkSync(path);
+        swap();
+        // Opened as before, the FIFO would hold this call until a reader came: past the test's timeout.
+        const refused = await server.call('create_ad_campaign', { ...campaign(name), confirm: true });
+        expect(refused.text).toMatch(/^NOT SENT: the audit record of this call could not be written .*The warning is still pending/);
+        unlinkSync(path);
+      }
+      expect(posts(sandbox)).toEqual([]);
+      expect(() => statSync(elsewhere)).toThrow(/ENOENT/);
+      // Back to a file: the warning kept by the refusal is confirmed.
+      const done = await server.call('create_ad_campaign', { ...campaign('Swapped for a link'), confirm: true });
+      expect(done.isError).toBe(false);
+      expect(posts(sandbox)).toHaveLength(1);
+    } finally {
+      await server.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("records refusals by the server's own argument checks without the arguments' text: no settings key, no geo target", async () => {
+    const trail = memorySink();
+    const server = await auditedServer(sandbox, trail.sink);
+    server.config.maxDailyBudgetMicros = 10_000_000;
+    const invalid = await server.call('create_ad_campaign', { ...campaign('Checked'), geo_targets: ['Atlantis-Zq9'], campaign_settings: { 'key "Zq9"': 'x' } });
+    expect(invalid.text).toContain('Zq9'); // the model is told which; the trail is not
+    const capped = await server.call('create_ad_campaign', { ...campaign('Capped'), campaign_settings: { bid_ceiling_zq9_micros: 50_000_000 } });
+    expect(capped.text).toMatch(/campaign_settings\.bid_ceiling_zq9_micros 50000000 .* above the cap/);
+    await server.close();
+    expect(trail.lines.join('\n')).not.toMatch(/zq9|atlantis/i);
+    expect(trail.parsed().map(({ step, reason, summary }) => ({ step, reason, summary }))).toEqual([
+      { step: 'refused', reason: 'local_check', summary: "the server's argument checks refused geo_targets, campaign_settings" },
+      { step: 'refused', reason: 'local_check', summary: 'an amount inside campaign_settings, 50000000, is above the cap of 10000000 (APPMGMT_MAX_DAILY_BUDGET_MICROS)' },
+    ]);
+  });
+
   it('makes each line durable before the request leaves and records the answer after it', async () => {
     const events: string[] = [];
     const trail = memorySink(events);
@@ -180,6 +230,43 @@ describe('where the trail goes', () => {
     rmSync(dir, { recursive: true, force: true });
     expect(lines.map((line) => line.step)).toEqual(['warned', 'confirmed']);
     expect(lines[0]!.time).toBe('2026-11-25T12:00:00.000Z');
+  });
+
+  it('stops start-up at a path that is not a regular file: a symbolic link, a FIFO, a device, a directory', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'audit-kinds-'));
+    try {
+      writeFileSync(join(dir, 'real.jsonl'), '');
+      symlinkSync(join(dir, 'real.jsonl'), join(dir, 'link.jsonl'));
+      execFileSync('mkfifo', [join(dir, 'fifo.jsonl')]);
+      const cases: Array<[path: string, kind: string]> = [
+        [join(dir, 'link.jsonl'), 'a symbolic link, not a regular file; give the real path of the file \\(readlink -f prints it\\)'],
+        [join(dir, 'fifo.jsonl'), 'a FIFO, not a regular file'],
+        ['/dev/stdout', 'a symbolic link'],
+        ['/dev/stderr', 'a symbolic link'],
+        ['/dev/null', 'a device, not a regular file; give a file: /dev/null would discard the trail'],
+        [dir, 'a directory'],
+      ];
+      for (const [path, kind] of cases) {
+        await expect(checkAuditFile(path, silentLog), path).rejects.toThrow(new RegExp(`^APPMGMT_AUDIT_LOG "${path.replace(/[.\\/]/g, '\\$&')}" is ${kind}`));
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('stops a stdio server at start-up when the trail would go to /dev/stdout, the MCP stream, and writes nothing there', async () => {
+    const exit = await runNode([BIN], { env: { ...process.env, APPMGMT_AUDIT_LOG: '/dev/stdout' } });
+    expect(exit.code).toBe(2);
+    expect(exit.stdout).toBe('');
+    expect(exit.stderr).toMatch(/APPMGMT_AUDIT_LOG "\/dev\/stdout" is a symbolic link, not a regular file/);
+  });
+
+  it('fails a write that does not finish in time: the confirmation is refused, not held', async () => {
+    const stuck = { append: () => new Promise<void>(() => undefined) };
+    const trail = createAuditTrail({ sink: deadlineSink(stuck, 50), now: Date.now, redact: (text) => text, log: silentLog });
+    const call = trail.call({ scope: 'scope-1', tool: 'create_ad_campaign', request: campaign('Stalled disk') });
+    await expect(call.confirmed()).rejects.toBeInstanceOf(AuditUnwritableError);
+    await expect(deadlineSink(stuck, 50).append('line\n')).rejects.toThrow(/^the write did not finish within 50 ms$/);
   });
 
   it('stops start-up with the variable named when the file cannot be opened', async () => {

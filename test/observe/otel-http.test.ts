@@ -28,8 +28,29 @@ interface Answer {
   error?: { code: number; message: string };
 }
 
+/**
+ * Strings a client chose, each sent once below, none of which may be exported: an unknown tool and
+ * prompt, a request id that is not plain, a long one, an Mcp-Session-Id header and a tracestate.
+ * (A protocol version the server does not speak never gets past the SDK over HTTP; mcp-spans.test.ts
+ * sends one where it does.)
+ */
+const CLIENT_STRINGS = {
+  tool: 'no_such_tool_Zq9',
+  prompt: 'no_such_prompt_Zq9',
+  id: 'id with "quotes" Zq9',
+  longId: `long_id_Zq9_${'a'.repeat(80)}`,
+  session: 'session-Zq9-client',
+  tracestate: 'vendor=tracestate-Zq9',
+};
+
 /** One stateless 2025-06-18 request, answered as JSON or as one SSE event. */
-async function rpc(id: number, method: string, params: Record<string, unknown>, credentials: { token: string; key: string }): Promise<Answer> {
+async function rpc(
+  id: number | string,
+  method: string,
+  params: Record<string, unknown>,
+  credentials: { token: string; key: string },
+  headers: Record<string, string> = {},
+): Promise<Answer> {
   const response = await fetch(server.mcp, {
     method: 'POST',
     headers: {
@@ -38,6 +59,7 @@ async function rpc(id: number, method: string, params: Record<string, unknown>, 
       'mcp-protocol-version': '2025-06-18',
       authorization: `Bearer ${credentials.token}`,
       'x-appmgmt-api-key': credentials.key,
+      ...headers,
     },
     body: JSON.stringify({ jsonrpc: '2.0', id, method, params }),
   });
@@ -64,8 +86,8 @@ beforeAll(async () => {
   // The health check answers 503 once (retry at once), then 200: two attempts, one retry.
   sandbox.script({ method: 'GET', path: '/api/v1/monitoring/health', status: 503, headers: { 'retry-after': '0' }, body: { detail: 'busy' } });
   const traceparent = `00-${CLIENT_TRACE_ID}-${CLIENT_SPAN_ID}-01`;
-  await rpc(2, 'tools/call', { name: 'check_connection', arguments: {}, _meta: { traceparent, tracestate: 'vendor=abc' } }, demo);
-  await rpc(3, 'tools/call', { name: 'list_ad_campaigns', arguments: { app_id: 'app_demo' } }, demo);
+  await rpc(2, 'tools/call', { name: 'check_connection', arguments: {}, _meta: { traceparent, tracestate: CLIENT_STRINGS.tracestate } }, demo);
+  await rpc(3, 'tools/call', { name: 'list_ad_campaigns', arguments: { app_id: 'app_demo' } }, demo, { 'mcp-session-id': CLIENT_STRINGS.session });
   // Refused upstream: the tool answers isError.
   await rpc(4, 'tools/call', { name: 'list_ad_campaigns', arguments: { app_id: 'app_demo' } }, { token: WRONG_TOKEN, key: WRONG_KEY });
   // A warning only (nothing spent): its argument values must not be exported.
@@ -73,6 +95,11 @@ beforeAll(async () => {
   await rpc(6, 'no/such_method', {}, demo);
   // A method no MCP name looks like (here with an argument value in it) must not name a span.
   await rpc(7, `tools/call ${ARGUMENT_VALUE}`, {}, demo);
+  // Names and ids a client chose, outside the server's own sets: none may be exported as sent.
+  await rpc(8, 'tools/call', { name: CLIENT_STRINGS.tool, arguments: {} }, demo);
+  await rpc(9, 'prompts/get', { name: CLIENT_STRINGS.prompt }, demo);
+  await rpc(CLIENT_STRINGS.id, 'ping', {}, demo);
+  await rpc(CLIENT_STRINGS.longId, 'ping', {}, demo);
   // A 2026-07-28 client: the version travels in each request's envelope.
   const modern = await connectHttp(server.mcp, '2026-07-28', { headers: { authorization: `Bearer ${demo.token}`, 'x-appmgmt-api-key': demo.key } });
   expect((await modern.callTool('list_group_shares', { app_id: 'app_demo' })).isError).toBe(false);
@@ -91,9 +118,7 @@ afterAll(async () => {
 describe('OpenTelemetry over HTTP (OTLP/HTTP JSON to a real receiver)', () => {
   it('exports a SERVER span per MCP request, named by method and tool', () => {
     const names = spans.filter((span) => span.kind === SERVER_KIND).map((span) => span.name);
-    expect(names).toEqual(
-      expect.arrayContaining(['initialize', 'tools/call check_connection', 'tools/call list_ad_campaigns', 'tools/call create_ad_campaign', 'no/such_method']),
-    );
+    expect(names).toEqual(expect.arrayContaining(['initialize', 'tools/call check_connection', 'tools/call list_ad_campaigns', 'tools/call create_ad_campaign', '_OTHER']));
     expect(byName('tools/call list_ad_campaigns')).toHaveLength(2);
     expect(spans.every((span) => span.service === 'otel-test-service')).toBe(true);
   });
@@ -135,14 +160,26 @@ describe('OpenTelemetry over HTTP (OTLP/HTTP JSON to a real receiver)', () => {
   });
 
   it('marks a JSON-RPC error with its code', () => {
-    const [unknown] = byName('no/such_method');
+    const unknown = byName('_OTHER').find((span) => span.attributes['jsonrpc.request.id'] === '6');
     expect(unknown?.attributes).toMatchObject({ 'error.type': '-32601', 'rpc.response.status_code': '-32601' });
     expect(unknown?.status?.code).toBe(STATUS_ERROR);
   });
 
-  it('names a span _OTHER for a method string no MCP method looks like', () => {
-    const [other] = byName('_OTHER');
-    expect(other?.attributes).toMatchObject({ 'mcp.method.name': '_OTHER', 'jsonrpc.request.id': '7', 'error.type': '-32601' });
+  it('names a span _OTHER for any method outside MCP, whatever it looks like', () => {
+    const others = byName('_OTHER').map((span) => span.attributes);
+    expect(others).toEqual([
+      expect.objectContaining({ 'mcp.method.name': '_OTHER', 'jsonrpc.request.id': '6', 'error.type': '-32601' }),
+      expect.objectContaining({ 'mcp.method.name': '_OTHER', 'jsonrpc.request.id': '7', 'error.type': '-32601' }),
+    ]);
+  });
+
+  it("records a tool or prompt outside the server's own as _OTHER, a request id only when short and plain, and no session a client named", () => {
+    expect(byName('tools/call _OTHER')[0]?.attributes).toMatchObject({ 'gen_ai.tool.name': '_OTHER', 'jsonrpc.request.id': '8' });
+    expect(byName('prompts/get _OTHER')[0]?.attributes).toMatchObject({ 'gen_ai.prompt.name': '_OTHER', 'jsonrpc.request.id': '9' });
+    const pings = byName('ping');
+    expect(pings).toHaveLength(2);
+    for (const ping of pings) expect(ping.attributes['jsonrpc.request.id']).toBeUndefined();
+    for (const span of spans) expect(span.attributes['mcp.session.id']).toBeUndefined();
   });
 
   it('exports a CLIENT child span per upstream attempt, with status, template, host and retry count', () => {
@@ -182,9 +219,9 @@ describe('OpenTelemetry over HTTP (OTLP/HTTP JSON to a real receiver)', () => {
     expect(Number(pending?.gauge?.dataPoints[0]?.asInt ?? pending?.gauge?.dataPoints[0]?.asDouble)).toBe(1);
   });
 
-  it('exports no credential and no argument value, in any byte received', () => {
+  it('exports no credential, no argument value and no string a client chose, in any byte received', () => {
     expect(receiver.received.length).toBeGreaterThan(0);
-    const secrets = [ENV_TOKEN, WRONG_TOKEN, WRONG_KEY, sandbox.simulation.credentials.accessToken, sandbox.simulation.credentials.apiKey, ARGUMENT_VALUE];
+    const secrets = [ENV_TOKEN, WRONG_TOKEN, WRONG_KEY, sandbox.simulation.credentials.accessToken, sandbox.simulation.credentials.apiKey, ARGUMENT_VALUE, 'Zq9', 'no/such_method'];
     for (const { body } of receiver.received) {
       const raw = body.toString('latin1');
       for (const secret of secrets) expect(raw.includes(secret), `${secret} in an export`).toBe(false);

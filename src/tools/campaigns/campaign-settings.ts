@@ -112,6 +112,8 @@ function checkMoney(path: string, key: string, value: unknown, cap: number | und
   if (cap !== undefined && value > cap) {
     throw new RefusedError(
       `Refused: ${path} ${value} (${money(value)}) is above the cap of ${cap} (${money(cap)}) set by APPMGMT_MAX_DAILY_BUDGET_MICROS on this server, which bounds every amount a campaign sends. Use a lower amount, or ask whoever runs the server to raise the cap. Nothing was sent.`,
+      // The path names a key of the caller's settings: the trail says which cap, not which key.
+      { audit: `an amount inside ${FIELD}, ${value}, is above the cap of ${cap} (APPMGMT_MAX_DAILY_BUDGET_MICROS)` },
     );
   }
   return { path, value };
