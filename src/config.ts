@@ -308,13 +308,13 @@ export interface Config {
   approvalTimeoutMs: number;
   maxDailyBudgetMicros?: number;
   /**
-   * The caller's daily limit on new daily budget, in micros (gate/allowance.ts). Per caller: a
-   * grant may narrow it by lowering this value in the caller's copy of the configuration.
+   * The daily limit per person on new daily budget, in micros (gate/allowance.ts). An OAuth grant
+   * may carry a lower one of its own (auth/grant.ts Bound), counted beside it.
    */
   spendLimitDailyMicros?: number;
   /** The same limit for all callers together. */
   spendLimitTotalDailyMicros?: number;
-  /** The caller's daily limit on AI turns (builder chat messages and conflict resolutions). */
+  /** The daily limit per person on AI turns (builder chat messages and conflict resolutions). */
   creditTurnsDaily?: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
   /** Set when the server talks to the built-in sandbox: every result says so. */
