@@ -115,9 +115,9 @@ export const DailyLimitsSchema = z
     resets_at: z.string().describe('When the day ends: the next 00:00 UTC.'),
     spend: Used.optional().describe('Your new daily budget committed today, currency units.'),
     spend_all_users: Used.optional().describe("All users' together, currency units."),
-    spend_this_connection: Used.optional().describe("This connection's, against the limit chosen when connecting."),
+    spend_this_connection: Used.optional().describe("This connection's, against the limit chosen when connecting, currency units."),
     ai_turns: Used.optional().describe('Your AI turns today.'),
-    ai_turns_this_connection: Used.optional().describe("This connection's, against the limit chosen when connecting."),
+    ai_turns_this_connection: Used.optional().describe("This connection's AI turns today, against the limit chosen when connecting."),
   })
   .describe('Set when a daily limit applies to you.');
 
