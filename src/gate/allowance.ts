@@ -275,10 +275,10 @@ function reportOf(spend: Limits | undefined, spent: Tally | undefined, turns: Li
 
 /** One unit's parts of check_connection's line, its facts set in `facts`: the operator's limit per user, the server's for all users, the connection's own. */
 function unitParts(limits: Limits, tally: Tally, facts: NonNullable<AllowanceReport['facts']>): string[] {
-  const money_ = limits.unit === 'micros';
-  const shown = (n: number) => (money_ ? money(n) : String(n));
-  const value = (n: number) => (money_ ? n / 1_000_000 : n);
-  const what = money_ ? 'new daily budget' : 'AI turns';
+  const isMoney = limits.unit === 'micros';
+  const shown = (n: number) => (isMoney ? money(n) : String(n));
+  const value = (n: number) => (isMoney ? n / 1_000_000 : n);
+  const what = isMoney ? 'new daily budget' : 'AI turns';
   const parts: string[] = [];
   const lefts: number[] = [];
   /** Records one limit's facts under `name`; "(L left)". */
@@ -289,13 +289,13 @@ function unitParts(limits: Limits, tally: Tally, facts: NonNullable<AllowanceRep
     return `(${shown(left)} left)`;
   };
   if (limits.user !== undefined) {
-    const left = measure(money_ ? 'spend' : 'ai_turns', limits.user, tally.user.used);
-    parts.push(`${what} ${shown(tally.user.used)} of your ${shown(limits.user)}${money_ ? ' committed today' : ''}${limits.viaGrant ? ', all your connections together' : ''} ${left}`);
+    const left = measure(isMoney ? 'spend' : 'ai_turns', limits.user, tally.user.used);
+    parts.push(`${what} ${shown(tally.user.used)} of your ${shown(limits.user)}${isMoney ? ' committed today' : ''}${limits.viaGrant ? ', all your connections together' : ''} ${left}`);
   }
   if (limits.total !== undefined) parts.push(`${money(tally.user.total)} of this server's ${money(limits.total)} for all users together ${measure('spend_all_users', limits.total, tally.user.total)}`);
   if (limits.grant !== undefined) {
     const others = lefts.length;
-    const left = measure(money_ ? 'spend_this_connection' : 'ai_turns_this_connection', limits.grant, tally.grant?.used ?? 0);
+    const left = measure(isMoney ? 'spend_this_connection' : 'ai_turns_this_connection', limits.grant, tally.grant?.used ?? 0);
     const most = others > 0 ? `, so at most ${shown(Math.min(...lefts))} more today` : '';
     parts.push(`this connection's ${what} ${shown(tally.grant?.used ?? 0)} of the ${shown(limits.grant)} chosen when connecting ${left}${most}`);
   }
