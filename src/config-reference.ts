@@ -131,8 +131,8 @@ export const ENV_DETAILS: Partial<Record<EnvName, EnvDetail>> = {
     accepts: 'a whole number of micros of the account currency (1,000,000 micros = 1 unit)',
     modes: BOTH,
     max: 1e15,
-    unset: 'no limit per user (nothing is counted unless another limit is set)',
-    note: "Counts what each user's confirmed calls add to daily budgets in a UTC day: a created or resumed campaign's daily budget, a budget recommendation's increase. Every warning shows the allowance, a call that would go over is refused before anyone is asked, and `check_connection` shows what is left. Counted in the process, or in Redis with `APPMGMT_STATE_URL` (across replicas and restarts). How each outcome counts: [Safety](safety.md#the-rules).",
+    unset: 'no limit per user (nothing is counted unless another limit is set, or an OAuth connection chose one of its own)',
+    note: "Counts what each user's confirmed calls add to daily budgets in a UTC day: a created or resumed campaign's daily budget, a budget recommendation's increase. A user is a person (their access token), whether it comes in a header or from an OAuth connection, so all their connections count together; at consent a person may choose a lower limit for one connection, at most this one. Every warning shows the allowance, a call that would go over is refused before anyone is asked, and `check_connection` shows what is left. Counted in the process, or in Redis with `APPMGMT_STATE_URL` (across replicas and restarts). How each outcome counts: [Safety](safety.md#the-rules).",
   },
   APPMGMT_SPEND_LIMIT_TOTAL_DAILY_MICROS: {
     accepts: 'a whole number of micros of the account currency',
@@ -145,8 +145,8 @@ export const ENV_DETAILS: Partial<Record<EnvName, EnvDetail>> = {
     accepts: 'a whole number of AI turns',
     modes: BOTH,
     max: 1_000,
-    unset: 'AI turns are not counted',
-    note: 'Each confirmed `send_app_chat_message` and `resolve_repo_conflicts` is one turn (the service does not say how many credits a turn takes); a turn the service surely refused (such as a 400 for a workspace out of credits) is given back.',
+    unset: 'AI turns are not counted (unless an OAuth connection chose a limit of its own)',
+    note: 'Each confirmed `send_app_chat_message` and `resolve_repo_conflicts` is one turn (the service does not say how many credits a turn takes); a turn the service surely refused (such as a 400 for a workspace out of credits) is given back. Per person, like `APPMGMT_SPEND_LIMIT_DAILY_MICROS`; at consent a person may choose a lower limit for one connection, at most this one.',
   },
   APPMGMT_LOG_LEVEL: {
     accepts: '`debug`, `info`, `warn` or `error`',

@@ -46,9 +46,9 @@ const ENV_NAMES = Object.keys(ENV_VARS) as EnvName[];
 /** A deadline above a day is a typo (an extra zero or two), not a wish. */
 const MAX_TIMEOUT_MS = 86_400_000;
 /** More AI turns a day than this is a typo, not a limit: a person cannot follow more. */
-const MAX_CREDIT_TURNS_DAILY = 1_000;
+export const MAX_CREDIT_TURNS_DAILY = 1_000;
 /** A billion units a day: any larger limit is a typo, and sums of amounts stay exact integers below it. */
-const MAX_SPEND_LIMIT_MICROS = 1e15;
+export const MAX_SPEND_LIMIT_MICROS = 1e15;
 /** A person answers a form within minutes; longer only holds a call and its warning open. */
 const MAX_APPROVAL_TIMEOUT_MS = 600_000;
 const DEFAULT_APPROVAL_TIMEOUT_MS = 120_000;
@@ -310,13 +310,13 @@ export interface Config {
   approvalTimeoutMs: number;
   maxDailyBudgetMicros?: number;
   /**
-   * The caller's daily limit on new daily budget, in micros (gate/allowance.ts). Per caller: a
-   * grant may narrow it by lowering this value in the caller's copy of the configuration.
+   * The daily limit per person on new daily budget, in micros (gate/allowance.ts). An OAuth grant
+   * may carry a lower one of its own (auth/grant.ts Bound), counted beside it.
    */
   spendLimitDailyMicros?: number;
   /** The same limit for all callers together. */
   spendLimitTotalDailyMicros?: number;
-  /** The caller's daily limit on AI turns (builder chat messages and conflict resolutions). */
+  /** The daily limit per person on AI turns (builder chat messages and conflict resolutions). */
   creditTurnsDaily?: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
   /** Set when the server talks to the built-in sandbox: every result says so. */

@@ -25,10 +25,10 @@ import { realClock, withShutdown } from './clock.js';
 import { MAX_COMPARED_CHARS, secretsOf, type Config } from './config.js';
 import { describeError, ReadOnlyCredentialError, RefusedError } from './errors.js';
 import { APPROVAL_FORM, formAnswerValidator, type ApprovalChannel, type ApprovalState, type AskApproval } from './gate/approval.js';
-import { createAllowance } from './gate/allowance.js';
+import { createAllowance, type Payer } from './gate/allowance.js';
 import { createMemoryAllowanceStore, type AllowanceStore } from './gate/allowance-store.js';
 import { createGate, GATED_CREDENTIAL } from './gate/gate.js';
-import { checkedCanonical, gateScope, scopeDigest } from './gate/key.js';
+import { checkedCanonical, gateScope } from './gate/key.js';
 import { createMemoryStore, type GateStore } from './gate/store.js';
 import { instructionsFor } from './instructions.js';
 import type { AuditTrail } from './observe/audit.js';
@@ -82,7 +82,9 @@ export interface CallerOptions {
   credentials: Credentials;
   /**
    * An OAuth grant (auth/): its stable id is the caller's gate user, and its bound narrows the
-   * server's configuration for this caller (read-only, toolsets, one app), never widens it.
+   * server's configuration for this caller (read-only, toolsets, one app), never widens it. The
+   * daily limits count per person (the service token the grant holds) and, where the person chose
+   * lower limits at consent, per grant too.
    */
   grant?: { id: string; bound: Bound };
   /** Rewrites what texts call the credentials (the configuration's names) into what this caller sets (the headers). */
@@ -123,6 +125,8 @@ export function trackCalls(): Calls {
 /** One caller's world: their credentials in the config, their secrets redacted, their own gate scope, the tools offered to them. */
 interface Caller {
   scope: string;
+  /** Whose daily limits the caller's calls count against. */
+  payer: Payer;
   config: Config;
   /** The tools this caller's configuration selects, and everything built from them. */
   offer: Offer;
@@ -255,7 +259,8 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
   // Users are told apart by keyed hashes of their credentials: the same on every replica and every
   // stdio server sharing a store (the state secret), and never a plain hash of a secret.
   const scopeKey = deps.stateSecret ?? randomBytes(32);
-  const defaultCaller = callerOf(config, gateScope(scopeKey, config[GATED_CREDENTIAL]), { api: deps.api });
+  const defaultScope = gateScope(scopeKey, config[GATED_CREDENTIAL]);
+  const defaultCaller = callerOf(config, defaultScope, { api: deps.api, payer: { person: defaultScope } });
   const callers = new Map<string, Caller>();
   function callerFor({ credentials, wording, grant }: CallerOptions): Caller {
     // The API client needs all three credentials; the gate scope only the one gated tools send. A
@@ -264,7 +269,11 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
     let caller = callers.get(id);
     if (caller) callers.delete(id); // re-inserted last: insertion order is age order
     const callerConfig = grant ? narrowed({ ...config, ...credentials }, grant.bound) : { ...config, ...credentials };
-    caller ??= callerOf(callerConfig, grant ? `grant:${grant.id}` : gateScope(scopeKey, credentials[GATED_CREDENTIAL]), { perRequest: true, ...(wording ? { wording } : {}) });
+    // The person is the service token's scope however they connect, so a second grant (or header
+    // mode beside it) never brings a second share of the operator's per-user limits.
+    const person = gateScope(scopeKey, credentials[GATED_CREDENTIAL]);
+    const payer: Payer = grant ? { person, grant: { scope: `grant:${grant.id}`, spendMicros: grant.bound.spendLimitMicros, turns: grant.bound.aiTurnsDaily } } : { person };
+    caller ??= callerOf(callerConfig, grant ? `grant:${grant.id}` : person, { perRequest: true, payer, ...(wording ? { wording } : {}) });
     callers.set(id, caller);
     if (callers.size > MAX_CALLERS) callers.delete(callers.keys().next().value as string);
     return caller;
@@ -273,7 +282,7 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
   function callerOf(
     callerConfig: Config,
     scope: string,
-    { api, wording, perRequest = false }: { api?: ApiClient | undefined; wording?: (text: string) => string; perRequest?: boolean },
+    { api, wording, perRequest = false, payer }: { api?: ApiClient | undefined; wording?: (text: string) => string; perRequest?: boolean; payer: Payer },
   ): Caller {
     const redact = redactor(secretsOf(callerConfig));
     // The configured caller's secrets are already redacted by the server's log; a request's are not.
@@ -282,6 +291,7 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
     let client: Promise<ApiClient> | undefined = api && Promise.resolve(api);
     return {
       scope,
+      payer,
       config: callerConfig,
       offer: offerFor(callerConfig),
       log: callerLog,
@@ -359,7 +369,7 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
       clock,
       signal: ctx.mcpReq.signal,
       shutdown,
-      allowance: () => allowance.report(scopeDigest(caller.scope), caller.config),
+      allowance: () => allowance.report(caller.payer, caller.config),
       progress: async (message, progress, total) => {
         if (token === undefined) return;
         step += 1;
@@ -390,7 +400,12 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
     const since = (await caller.api()).readOnlySince(GATED_CREDENTIAL);
     if (since !== undefined) throw new ReadOnlyCredentialError(GATED_CREDENTIAL, since);
     const { confirm, ...request } = args;
-    return gate.call(tool as GatedTool, request, confirm, await context(ctx, caller), { scope: caller.scope, approval: approvalChannel(server, ctx, caller.shown.redact), redact: caller.shown.redact });
+    return gate.call(tool as GatedTool, request, confirm, await context(ctx, caller), {
+      scope: caller.scope,
+      payer: caller.payer,
+      approval: approvalChannel(server, ctx, caller.shown.redact),
+      redact: caller.shown.redact,
+    });
   }
 
   /** A tool this server offers that the caller's grant leaves out: refused as that, with nothing sent. */

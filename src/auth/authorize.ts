@@ -4,12 +4,13 @@ import { TOOLSET_NAMES, type ToolsetName } from '../config.js';
 import { sanitize } from '../text.js';
 import { redirectMatches, type Client } from './clients.js';
 import { isCimdClientId } from './cimd.js';
-import { CONSENT_TTL_MS, consentPage, csrfCookie, csrfProblem, newNonce, openRequest, sealRequest, type ConsentValues, type PendingRequest } from './consent.js';
+import { CONSENT_TTL_MS, consentPage, csrfCookie, csrfProblem, limitsOffered, newNonce, openRequest, sealRequest, type ConsentValues, type PendingRequest } from './consent.js';
 import type { AuthContext } from './context.js';
 import { PATHS } from './discovery.js';
 import { OAuthFailure } from './errors.js';
 import { CODE_TTL_MS, digest, mintToken, newGrantId, SCOPES, type Bound, type GrantDoc, type Scope } from './grant.js';
 import { readForm, redirectBack, sendErrorPage } from './http-io.js';
+import { spendLimitOf, turnsLimitOf } from './limits.js';
 import { pageHeaders } from './page.js';
 
 /**
@@ -121,6 +122,8 @@ export async function answerConsent(ctx: AuthContext, req: IncomingMessage, res:
     onlyApp: form.get('only_app') === '1',
     access: form.get('access') === 'write' ? 'write' : 'read',
     toolsets: form.all('toolsets').slice(0, TOOLSET_NAMES.length + 1),
+    spendLimit: form.get('spend_limit') ?? '',
+    turnsLimit: form.get('turns_limit') ?? '',
   };
   const again = (status: number, error: string): void =>
     void res.writeHead(status, pageHeaders([new URL(request.redirectUri).origin])).end(consentPage({ request, sealed: form.get('request')!, offer: ctx.offer, action: PATHS.authorize, values, error }));
@@ -174,12 +177,25 @@ function boundOf(ctx: AuthContext, request: PendingRequest, values: ConsentValue
   if (picked.length === 0) return { error: 'Choose at least one toolset.' };
   const writeOffered = !ctx.offer.readOnly && request.scopes.includes('appmgmt:write');
   if (values.access === 'write' && !writeOffered) return { error: 'Acting is not offered to this client; choose read only.' };
+  const limits = limitsOf(ctx, request, values);
+  if ('error' in limits) return limits;
   const every = picked.length === offered.length;
   return {
     bound: {
       readOnly: values.access !== 'write',
       ...(every && ctx.offer.toolsets.length === TOOLSET_NAMES.length ? {} : { toolsets: picked as ToolsetName[] }),
       ...(ctx.offer.appId ? { appId: ctx.offer.appId } : {}),
+      ...limits,
     },
   };
+}
+
+/** The daily limits the person chose for this connection, each within the operator's; only where the page offered them. */
+function limitsOf(ctx: AuthContext, request: PendingRequest, values: ConsentValues): Pick<Bound, 'spendLimitMicros' | 'aiTurnsDaily'> | { error: string } {
+  const offered = limitsOffered(ctx.offer, request);
+  const spend = offered.spend ? spendLimitOf(values.spendLimit ?? '', ctx.offer.spend?.mostMicros) : values.spendLimit ? { error: 'This connection cannot have a spending limit of its own here; leave it empty.' } : {};
+  if ('error' in spend) return spend;
+  const turns = offered.turns ? turnsLimitOf(values.turnsLimit ?? '', ctx.offer.turns?.most) : values.turnsLimit ? { error: 'This connection cannot have a limit of AI turns of its own here; leave it empty.' } : {};
+  if ('error' in turns) return turns;
+  return { ...(spend.value !== undefined ? { spendLimitMicros: spend.value } : {}), ...(turns.value !== undefined ? { aiTurnsDaily: turns.value } : {}) };
 }

@@ -1,8 +1,10 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { ToolsetName } from '../config.js';
+import { money } from '../tools/format.js';
 import { isLoopbackRedirect, type ClientKind } from './clients.js';
 import type { Scope } from './grant.js';
+import { MAX_LIMIT_CHARS } from './limits.js';
 import { escapeHtml, page } from './page.js';
 import type { Sealer } from './sealed.js';
 
@@ -35,6 +37,10 @@ export interface Offer {
   toolsets: Array<{ name: ToolsetName; tools: number }>;
   /** The server is scoped to this app: the grant is too. */
   appId?: string;
+  /** A daily spending limit of the grant's own may be chosen (a tool that commits money is offered), at most `mostMicros`: the operator's per person. */
+  spend?: { mostMicros?: number | undefined };
+  /** A daily limit of AI turns of the grant's own may be chosen (a tool that uses credits is offered), at most `most`. */
+  turns?: { most?: number | undefined };
 }
 
 export interface ConsentValues {
@@ -42,6 +48,15 @@ export interface ConsentValues {
   onlyApp?: boolean;
   access?: 'read' | 'write';
   toolsets?: string[];
+  /** The limits as typed (shown again when the page comes back with an error). */
+  spendLimit?: string;
+  turnsLimit?: string;
+}
+
+/** Whether the page offers the connection's own daily limits: only to a client that may act. */
+export function limitsOffered(offer: Offer, request: Pick<PendingRequest, 'scopes'>): { spend: boolean; turns: boolean } {
+  const acting = !offer.readOnly && request.scopes.includes('appmgmt:write');
+  return { spend: acting && offer.spend !== undefined, turns: acting && offer.turns !== undefined };
 }
 
 export const newNonce = () => randomBytes(32).toString('base64url');
@@ -121,6 +136,7 @@ export function consentPage(options: { request: PendingRequest; sealed: string; 
     : `<label>App ID <input type="text" name="app_id" required maxlength="200" autocomplete="off" value="${escapeHtml(values.appId ?? '')}"></label>
 <p class="hint">An app your token reaches. The service has no call that checks a token on its own, so the server reads this app's campaign list to check it.</p>
 <label><input type="checkbox" name="only_app" value="1"${values.onlyApp ? ' checked' : ''}> Limit this connection to this app</label>`;
+  const limits = limitsFieldset(name, offer, limitsOffered(offer, request), values);
   const toolsets = offer.toolsets
     .map(({ name: set, tools }) => `<label><input type="checkbox" name="toolsets" value="${set}"${chosen.has(set) ? ' checked' : ''}> ${set} <span class="hint">(${tools} tool${tools === 1 ? '' : 's'})</span></label>`)
     .join('');
@@ -142,8 +158,30 @@ ${appField}
 ${writeOffered ? `<label><input type="radio" name="access" value="write"${access === 'write' ? ' checked' : ''}> Read and act: every spend and permanent delete still asks you first</label>` : `<p class="hint">${offer.readOnly ? 'This server is read-only.' : `${name} asked for read access only.`}</p>`}
 </fieldset>
 <fieldset><legend>Toolsets</legend>${toolsets}<p class="hint">check_connection is always offered.</p></fieldset>
-<p class="hint">This is the most ${name} can do with this connection: nothing it sends later can widen it.</p>
+${limits}<p class="hint">This is the most ${name} can do with this connection: nothing it sends later can widen it${limits ? ' or raise its limits' : ''}.</p>
 <div class="buttons"><button class="primary" type="submit" name="decision" value="allow">Allow</button><button type="submit" name="decision" value="deny" formnovalidate>Deny</button></div>
 </form>`;
   return page(`Connect ${request.clientName}`, body);
+}
+
+/** The optional daily limits of this connection, each with the operator's limit per person where one is set; empty when none is offered. */
+function limitsFieldset(name: string, offer: Offer, offered: { spend: boolean; turns: boolean }, values: ConsentValues): string {
+  if (!offered.spend && !offered.turns) return '';
+  const field = (field: string, value: string | undefined, mode: string, pattern: string, placeholder: string) =>
+    `<input type="text" name="${field}" inputmode="${mode}" pattern="${pattern}" maxlength="${MAX_LIMIT_CHARS}" autocomplete="off" placeholder="${placeholder}" value="${escapeHtml((value ?? '').slice(0, MAX_LIMIT_CHARS))}">`;
+  const perPerson = (most: string) => `This server allows each person at most ${most} a day, all their connections together.`;
+  const spendMost = offer.spend?.mostMicros;
+  const turnsMost = offer.turns?.most;
+  const spend = offered.spend
+    ? `<label>New daily budget it may commit each day, at most ${field('spend_limit', values.spendLimit, 'decimal', '\\d{1,9}(\\.\\d{1,2})?', 'e.g. 50.00')}</label>
+<p class="hint">In your ad account's currency: the daily budgets of campaigns it creates or resumes, and budget increases. ${spendMost !== undefined ? perPerson(money(spendMost)) : 'This server sets no limit of its own.'}</p>`
+    : '';
+  const turns = offered.turns
+    ? `<label>AI turns it may use each day, at most ${field('turns_limit', values.turnsLimit, 'numeric', '\\d{1,4}', 'e.g. 20')}</label>
+<p class="hint">Builder chat messages and conflict resolutions, which use the service's credits. ${turnsMost !== undefined ? perPerson(`${turnsMost} AI turns`) : 'This server sets no limit of its own.'}</p>`
+    : '';
+  return `<fieldset><legend>Daily limits for ${name} (optional)</legend>
+${spend}${turns}<p class="hint">Empty: no limit of this connection's own. Days are UTC days. To change a limit later, connect again.</p>
+</fieldset>
+`;
 }

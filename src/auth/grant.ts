@@ -26,8 +26,7 @@ export type Scope = (typeof SCOPES)[number];
 
 /**
  * The upper bound a person chose at consent. It narrows the server's own configuration for every
- * request of the grant, never widens it. `spendLimitMicros` is room for a per-grant daily limit
- * lower than the server's (issue 28); nothing sets it yet.
+ * request of the grant, never widens it; nothing a client sends later changes it.
  */
 export interface Bound {
   readOnly: boolean;
@@ -35,7 +34,10 @@ export interface Bound {
   toolsets?: ToolsetName[];
   /** One app; undefined: every app the token reaches. */
   appId?: string;
+  /** The most new daily budget this grant may commit per UTC day (micros), within the operator's limit per person (gate/allowance.ts). */
   spendLimitMicros?: number;
+  /** The most AI turns this grant may use per UTC day, within the operator's limit per person. */
+  aiTurnsDaily?: number;
 }
 
 /** The parts of a grant that never change after consent. */

@@ -37,11 +37,23 @@ export async function openAuth(config: Config, oauth: OAuthConfig, log: Log, aud
   });
 }
 
-/** The most a grant may be given: the toolsets this server's configuration offers, with their tool counts, read-only and app scope as set. */
+/**
+ * The most a grant may be given: the toolsets this server's configuration offers, with their tool
+ * counts, read-only and app scope as set, and daily limits of its own for the costs its tools have,
+ * each at most the operator's limit per person.
+ */
 export function offerOf(config: Config): Offer {
-  const offered = new Set(selectTools(config).map((tool) => tool.name));
+  const tools = selectTools(config);
+  const offered = new Set(tools.map((tool) => tool.name));
+  const costs = new Set(tools.map((tool) => tool.cost));
   const toolsets = (Object.keys(TOOLSETS) as Array<keyof typeof TOOLSETS>)
     .map((name) => ({ name, tools: TOOLSETS[name].filter((tool) => offered.has(tool.name) && tool.name !== 'check_connection').length }))
     .filter((set) => set.tools > 0);
-  return { readOnly: config.readOnly, toolsets, ...(config.appId ? { appId: config.appId } : {}) };
+  return {
+    readOnly: config.readOnly,
+    toolsets,
+    ...(config.appId ? { appId: config.appId } : {}),
+    ...(costs.has('money') ? { spend: { mostMicros: config.spendLimitDailyMicros } } : {}),
+    ...(costs.has('credits') ? { turns: { most: config.creditTurnsDaily } } : {}),
+  };
 }

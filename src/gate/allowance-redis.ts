@@ -6,7 +6,8 @@ import { MAX_CALLS_PER_DAY, type AllowanceStore, type CountedCall, type Ledger, 
  * The daily limits' ledgers in the gate's Redis (APPMGMT_STATE_URL), shared by every replica. A
  * ledger is one hash: `used` (the sum), `calls` (how many), and per call `e:<id>` (the call as JSON),
  * `a:<id>` (its amount), `s:<id>` (its state), `c:<id>` (a created campaign's id). Beside it, one
- * counter per unit and day holds every user's sum. Both expire a day after their day ends.
+ * counter per unit and day holds every user's sum. A grant with a limit of its own has a ledger of
+ * the same shape, which the counter does not sum. All expire a day after their day ends.
  *
  * A reservation is one script behind the gate's epoch check: a Redis that lost its memory refuses
  * spending for the gate's grace period, and no reservation can slip in between the check and the
@@ -21,10 +22,11 @@ const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const CALL_ID = /^[0-9a-f-]{36}$/;
 
 /**
- * KEYS: epoch, ledger, total. ARGV: seen epoch, fresh epoch, call id, call JSON, amount, limit ('' for
- * none), total limit ('' for none), most calls a ledger holds, how long both keys are kept (ms; a
- duration, so that a replica's clock and Redis's need not agree).
- * Answers 'over' with which limit, or 'reserved' with the ledger's and the total's sums after.
+ * KEYS: epoch, ledger, total, and the grant's ledger if it is counted. ARGV: seen epoch, fresh epoch,
+ * call id, call JSON, amount, limit ('' for none), total limit ('' for none), most calls a ledger
+ * holds, how long the keys are kept (ms; a duration, so that a replica's clock and Redis's need not
+ * agree), the grant's limit. Checks in the order user, total, grant, calls.
+ * Answers 'over' with which limit, or 'reserved' with the sums after: ledger:total[:grant].
  * Sums are formatted with %.0f: Lua's own number-to-string would write 1e+15.
  */
 const RESERVE = script(`${EPOCH_CHECK}
@@ -33,32 +35,55 @@ local used = tonumber(redis.call('HGET', KEYS[2], 'used') or '0')
 if ARGV[6] ~= '' and used + amount > tonumber(ARGV[6]) then return {'over', 'user'} end
 local total = tonumber(redis.call('GET', KEYS[3]) or '0')
 if ARGV[7] ~= '' and total + amount > tonumber(ARGV[7]) then return {'over', 'total'} end
-if tonumber(redis.call('HGET', KEYS[2], 'calls') or '0') >= tonumber(ARGV[8]) then return {'over', 'calls'} end
-redis.call('HSET', KEYS[2], 'e:' .. ARGV[3], ARGV[4], 'a:' .. ARGV[3], ARGV[5], 's:' .. ARGV[3], 'sending')
-redis.call('HINCRBY', KEYS[2], 'calls', 1)
-used = redis.call('HINCRBY', KEYS[2], 'used', ARGV[5])
+local ledgers = {KEYS[2]}
+if KEYS[4] then
+  if tonumber(redis.call('HGET', KEYS[4], 'used') or '0') + amount > tonumber(ARGV[10]) then return {'over', 'grant'} end
+  ledgers[2] = KEYS[4]
+end
+for _, ledger in ipairs(ledgers) do
+  if tonumber(redis.call('HGET', ledger, 'calls') or '0') >= tonumber(ARGV[8]) then return {'over', 'calls'} end
+end
+local sums = {}
+for i, ledger in ipairs(ledgers) do
+  redis.call('HSET', ledger, 'e:' .. ARGV[3], ARGV[4], 'a:' .. ARGV[3], ARGV[5], 's:' .. ARGV[3], 'sending')
+  redis.call('HINCRBY', ledger, 'calls', 1)
+  sums[i] = string.format('%.0f', redis.call('HINCRBY', ledger, 'used', ARGV[5]))
+  redis.call('PEXPIRE', ledger, ARGV[9])
+end
 total = redis.call('INCRBY', KEYS[3], ARGV[5])
-redis.call('PEXPIRE', KEYS[2], ARGV[9])
 redis.call('PEXPIRE', KEYS[3], ARGV[9])
-return {'reserved', string.format('%.0f', used) .. ':' .. string.format('%.0f', total)}
+table.insert(sums, 2, string.format('%.0f', total))
+return {'reserved', table.concat(sums, ':')}
 `);
 
-/** KEYS: ledger, total. ARGV: call id. Uncounts the call if it is still there; answers the ledger's sum after, or 'gone'. */
+/**
+ * KEYS: ledger, total, and the grant's ledger if the call was counted there. ARGV: call id.
+ * Uncounts the call wherever it still is (the total with the ledger); answers the ledger's sum
+ * after ('gone' when it no longer has the call) and the grant's ('gone' likewise).
+ */
 const RELEASE = script(`
-local amount = redis.call('HGET', KEYS[1], 'a:' .. ARGV[1])
-if not amount then return 'gone' end
-redis.call('HDEL', KEYS[1], 'e:' .. ARGV[1], 'a:' .. ARGV[1], 's:' .. ARGV[1], 'c:' .. ARGV[1])
-redis.call('HINCRBY', KEYS[1], 'calls', -1)
-local used = redis.call('HINCRBY', KEYS[1], 'used', '-' .. amount)
-if redis.call('EXISTS', KEYS[2]) == 1 then redis.call('DECRBY', KEYS[2], amount) end
-return string.format('%.0f', used)
+local function uncount(ledger)
+  local amount = redis.call('HGET', ledger, 'a:' .. ARGV[1])
+  if not amount then return 'gone', nil end
+  redis.call('HDEL', ledger, 'e:' .. ARGV[1], 'a:' .. ARGV[1], 's:' .. ARGV[1], 'c:' .. ARGV[1])
+  redis.call('HINCRBY', ledger, 'calls', -1)
+  return string.format('%.0f', redis.call('HINCRBY', ledger, 'used', '-' .. amount)), amount
+end
+local used, amount = uncount(KEYS[1])
+if amount and redis.call('EXISTS', KEYS[2]) == 1 then redis.call('DECRBY', KEYS[2], amount) end
+local granted = 'gone'
+if KEYS[3] then granted = uncount(KEYS[3]) end
+return {used, granted}
 `);
 
-/** KEYS: ledger. ARGV: call id, state, campaign id ('' for none). Changes only a call still there. */
+/** KEYS: the ledgers the call was counted in. ARGV: call id, state, campaign id ('' for none). Changes only a call still there. */
 const SETTLE = script(`
-if redis.call('HEXISTS', KEYS[1], 'a:' .. ARGV[1]) == 0 then return 0 end
-redis.call('HSET', KEYS[1], 's:' .. ARGV[1], ARGV[2])
-if ARGV[3] ~= '' then redis.call('HSET', KEYS[1], 'c:' .. ARGV[1], ARGV[3]) end
+for _, ledger in ipairs(KEYS) do
+  if redis.call('HEXISTS', ledger, 'a:' .. ARGV[1]) == 1 then
+    redis.call('HSET', ledger, 's:' .. ARGV[1], ARGV[2])
+    if ARGV[3] ~= '' then redis.call('HSET', ledger, 'c:' .. ARGV[1], ARGV[3]) end
+  end
+end
 return 1
 `);
 
@@ -73,22 +98,31 @@ export function createRedisAllowanceStore(store: Pick<RedisGateStore, 'script'>)
     async usage(ledger) {
       return parseUsage(await store.script(USAGE, keysOf(ledger), [], false));
     },
-    async reserve({ ledger, call, limit, totalLimit, keepForMs }) {
+    async reserve({ ledger, grant, call, limit, grantLimit, totalLimit, keepForMs }) {
       const { id, state: _, ...rest } = call;
-      const args = [checkedId(id), JSON.stringify(rest), call.amount, limit ?? '', totalLimit ?? '', MAX_CALLS_PER_DAY, Math.max(1, Math.ceil(keepForMs))];
-      const [outcome, value] = (await store.script(RESERVE, keysOf(ledger), args, true)) as [string, string | undefined];
-      if (outcome === 'over') return { ok: false, over: value === 'total' ? 'total' : value === 'calls' ? 'calls' : 'user' };
-      const [used, total] = (value ?? '').split(':').map(Number);
-      return { ok: true, used: used ?? 0, total: total ?? 0 };
+      if (grant && grantLimit === undefined) throw new TypeError('a grant ledger is counted only against its own limit');
+      const args = [checkedId(id), JSON.stringify(rest), call.amount, limit ?? '', totalLimit ?? '', MAX_CALLS_PER_DAY, Math.max(1, Math.ceil(keepForMs)), grantLimit ?? ''];
+      const [outcome, value] = (await store.script(RESERVE, [...keysOf(ledger), ...grantKey(ledger, grant)], args, true)) as [string, string | undefined];
+      if (outcome === 'over') return { ok: false, over: value === 'total' || value === 'grant' || value === 'calls' ? value : 'user' };
+      const [used, total, grantUsed] = (value ?? '').split(':').map(Number);
+      return { ok: true, used: used ?? 0, total: total ?? 0, ...(grant ? { grantUsed: grantUsed ?? 0 } : {}) };
     },
-    async release(ledger, id) {
-      const answer = await store.script(RELEASE, keysOf(ledger), [checkedId(id)], false);
-      return answer === 'gone' ? undefined : Number(answer);
+    async release({ ledger, grant }, id) {
+      const [used, grantUsed] = (await store.script(RELEASE, [...keysOf(ledger), ...grantKey(ledger, grant)], [checkedId(id)], false)) as [string, string];
+      if (used === 'gone') return undefined;
+      return { used: Number(used), ...(grantUsed !== 'gone' ? { grantUsed: Number(grantUsed) } : {}) };
     },
-    async settle(ledger, id, state, campaign) {
-      await store.script(SETTLE, [keysOf(ledger)[0]!], [checkedId(id), state, campaign ?? ''], false);
+    async settle({ ledger, grant }, id, state, campaign) {
+      await store.script(SETTLE, [keysOf(ledger)[0], ...grantKey(ledger, grant)], [checkedId(id), state, campaign ?? ''], false);
     },
   };
+}
+
+/** The grant's ledger key, if there is one: same unit and day as the user's. */
+function grantKey(ledger: Ledger, grant: Ledger | undefined): string[] {
+  if (!grant) return [];
+  if (grant.unit !== ledger.unit || grant.day !== ledger.day) throw new TypeError("a grant's ledger has its user's unit and day");
+  return [keysOf(grant)[0]];
 }
 
 /** The ledger's key and its unit's total for the day. @throws TypeError for a user that is not a digest or a malformed day. */

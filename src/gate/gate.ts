@@ -16,7 +16,7 @@ import type { Log } from '../log.js';
 import { noAudit, refusalReason, type AuditTrail, type CallTrail, type RefusalReason } from '../observe/audit.js';
 import { duration, quote, sanitize } from '../text.js';
 import type { GatedTool, Refusal, ToolContext, ToolResult, Warning } from '../tools/define.js';
-import { createAllowance, NO_HOLD, type Allowance } from './allowance.js';
+import { createAllowance, NO_HOLD, type Allowance, type Payer } from './allowance.js';
 import { createMemoryAllowanceStore } from './allowance-store.js';
 import { askInline, checkState, judgeAnswer, type ApprovalChannel, type AskApproval } from './approval.js';
 import { doneView, warningView } from './card.js';
@@ -76,6 +76,12 @@ export interface Caller {
   approval: ApprovalChannel;
   /** The caller's own redaction (their credentials), for the audit trail. */
   redact?: (text: string) => string;
+  /**
+   * Whose daily limits the call counts against (gate/allowance.ts): by default the scope's own. An
+   * OAuth grant counts against its person's (and its own, if the person chose one at consent),
+   * while its warnings and confirmations stay the grant's (`scope`).
+   */
+  payer?: Payer;
 }
 
 export type Gate = ReturnType<typeof createGate>;
@@ -94,9 +100,10 @@ export function createGate({ store, now, config, log, newRequestId = randomUUID,
     caller: Caller = { scope: '', approval: { kind: 'none' } },
   ): Promise<ToolResult | AskApproval> {
     const key = callKey(caller.scope, tool.name, request);
-    const trail = audit.call({ scope: caller.scope, tool: tool.name, request, redact: caller.redact });
+    const payer = caller.payer ?? { person: caller.scope };
+    const trail = audit.call({ scope: caller.scope, person: payer.person, tool: tool.name, request, redact: caller.redact });
     try {
-      return await decide(tool, request, confirm, ctx, caller, key, trail);
+      return await decide(tool, request, confirm, ctx, { ...caller, payer }, key, trail);
     } catch (error) {
       if (!trail.ended) await trail.refused(refusalReason(error, trail.stage), error);
       throw error;
@@ -108,12 +115,13 @@ export function createGate({ store, now, config, log, newRequestId = randomUUID,
     request: Record<string, unknown>,
     confirm: unknown,
     ctx: ToolContext,
-    caller: Caller,
+    caller: Caller & { payer: Payer },
     key: string,
     trail: CallTrail,
   ): Promise<ToolResult | AskApproval> {
     const slot = lastWarningSlot(caller.scope, tool.name);
     const user = scopeDigest(caller.scope);
+    const { payer } = caller;
     if (config.requireHumanConfirmation && caller.approval.kind === 'none') {
       trail.stage = 'approval_required';
       const why = caller.approval.sessionless
@@ -123,10 +131,10 @@ export function createGate({ store, now, config, log, newRequestId = randomUUID,
     }
     trail.stage = 'local_check';
     tool.gate.check?.(request, ctx.config);
-    if (confirm !== true) return warn(tool, request, ctx, key, slot, user, trail, caller.approval.kind !== 'none');
-    if (caller.approval.kind !== 'rounds') return act(tool, request, ctx, key, slot, caller.approval, trail, user);
+    if (confirm !== true) return warn(tool, request, ctx, key, slot, user, payer, trail, caller.approval.kind !== 'none');
+    if (caller.approval.kind !== 'rounds') return act(tool, request, ctx, key, slot, caller.approval, trail, payer);
     const { retry } = caller.approval;
-    if (!retry?.state) return askRound(tool, request, ctx, key, slot, trail, user);
+    if (!retry?.state) return askRound(tool, request, ctx, key, slot, trail, payer);
     trail.stage = 'approval_state';
     const state = checkState(retry.state, key, now(), config.approvalTimeoutMs);
     trail.stage = 'approval_reused';
@@ -148,7 +156,7 @@ export function createGate({ store, now, config, log, newRequestId = randomUUID,
     });
     // The take needs the warning this round was asked for, still pending: a store that forgot the
     // claim (or a newer warning for the same arguments) can only refuse.
-    return act(tool, request, ctx, key, slot, { kind: 'none' }, trail, user, state.nonce);
+    return act(tool, request, ctx, key, slot, { kind: 'none' }, trail, payer, state.nonce);
   }
 
   /**
@@ -182,21 +190,21 @@ export function createGate({ store, now, config, log, newRequestId = randomUUID,
   }
 
   /** The first round of a 2026-07-28 approval: binds the pending warning to this round, and sends the form. */
-  async function askRound(tool: GatedTool, request: Record<string, unknown>, ctx: ToolContext, key: string, slot: string, trail: CallTrail, user: string): Promise<ToolResult | AskApproval> {
+  async function askRound(tool: GatedTool, request: Record<string, unknown>, ctx: ToolContext, key: string, slot: string, trail: CallTrail, payer: Payer): Promise<ToolResult | AskApproval> {
     const nonce = randomUUID();
     const ready = await store.bind(key, slot, nonce);
     if (!ready.ok) return notTaken(tool, ready, key, trail);
     trail.stage = 'warning_failed';
-    const warning = await allowance.shown(tool, request, await tool.gate.warn(request, ctx), ctx, user);
+    const warning = await allowance.shown(tool, request, await tool.gate.warn(request, ctx), ctx, payer);
     await trail.approvalAsked(warning.cost);
     return { ask: { message: `${warning.action}. ${warning.cost}`, state: { key, nonce, at: now() } } };
   }
 
-  async function warn(tool: GatedTool, request: Record<string, unknown>, ctx: ToolContext, key: string, slot: string, user: string, trail: CallTrail, form: boolean): Promise<ToolResult> {
+  async function warn(tool: GatedTool, request: Record<string, unknown>, ctx: ToolContext, key: string, slot: string, user: string, payer: Payer, trail: CallTrail, form: boolean): Promise<ToolResult> {
     const running = await store.inFlight(key);
     if (running) return refused(trail, 'in_flight', inFlightResult(tool, running.since));
     trail.stage = 'warning_failed';
-    const warning = await allowance.shown(tool, request, await tool.gate.warn(request, ctx), ctx, user);
+    const warning = await allowance.shown(tool, request, await tool.gate.warn(request, ctx), ctx, payer);
     const earlier = await store.unknownOutcome(key);
     const done = await store.completed(key);
     const requestId = tool.gate.requestId ? (earlier?.requestId ?? newRequestId()) : undefined;
@@ -219,7 +227,7 @@ export function createGate({ store, now, config, log, newRequestId = randomUUID,
     slot: string,
     approval: ApprovalChannel,
     trail: CallTrail,
-    user: string,
+    payer: Payer,
     round?: string,
   ): Promise<ToolResult> {
     // Before the warning is taken: a confirmation that cannot be recorded leaves it pending.
@@ -234,12 +242,12 @@ export function createGate({ store, now, config, log, newRequestId = randomUUID,
     try {
       if (approval.kind === 'inline') {
         trail.stage = 'warning_failed';
-        const warning = await allowance.shown(tool, request, await tool.gate.warn(request, ctx), ctx, user);
+        const warning = await allowance.shown(tool, request, await tool.gate.warn(request, ctx), ctx, payer);
         await trail.approvalAsked(warning.cost);
         await answeredApproval(trail, () => askInline(approval, `${warning.action}. ${warning.cost}`, ctx.signal, config.approvalTimeoutMs));
         trail.stage = 'not_sent';
       }
-      hold = await allowance.reserve(tool, request, ctx, user, trail);
+      hold = await allowance.reserve(tool, request, ctx, payer, trail);
       const result = await trail.sending(() => tool.run(request, requestId ? { ...ctx, requestId } : ctx));
       const summary = sanitize(tool.gate.done?.(result) ?? DONE_UNSAID, MAX_SUMMARY_CHARS);
       await trail.answered('success', { summary });

@@ -24,6 +24,9 @@ export const GrantLineSchema = z.strictObject({
   read_only: z.boolean().optional(),
   toolsets: z.array(z.string().max(40)).max(20).optional(),
   app: z.string().max(MAX_ID_CHARS).optional(),
+  /** The daily limits the person chose for the grant at consent (gate/allowance.ts): new daily budget in micros, AI turns. */
+  spend_limit_micros: z.number().int().nonnegative().optional(),
+  ai_turns_limit: z.number().int().nonnegative().optional(),
   reason: z.enum(GRANT_REVOKE_REASONS).optional(),
 });
 export type GrantLine = z.infer<typeof GrantLineSchema>;
@@ -42,6 +45,8 @@ export function grantTrail(sink: AuditSink, now: () => number, redact: (text: st
       ...(known ? { read_only: bound.readOnly } : {}),
       ...(known && bound.toolsets ? { toolsets: bound.toolsets } : {}),
       ...(known && bound.appId ? { app: cleanText(bound.appId, MAX_ID_CHARS, redact, false) } : {}),
+      ...(known && bound.spendLimitMicros !== undefined ? { spend_limit_micros: bound.spendLimitMicros } : {}),
+      ...(known && bound.aiTurnsDaily !== undefined ? { ai_turns_limit: bound.aiTurnsDaily } : {}),
       ...(reason ? { reason } : {}),
     });
     await sink.append(`${JSON.stringify(line)}\n`);

@@ -44,6 +44,9 @@ export const REFUSAL_REASONS = [
 ] as const;
 export type RefusalReason = (typeof REFUSAL_REASONS)[number];
 
+/** Which daily limit a call would have gone over (gate/allowance-text.ts Over). */
+export const OVER_LIMITS = ['user', 'total', 'grant', 'calls'] as const;
+
 const hex = (length: number) => z.string().regex(new RegExp(`^[0-9a-f]{${length}}$`));
 
 /** One line of the trail. Every step of one tool call shares `call`; every call with the same user and arguments shares `request_sha256`. */
@@ -54,6 +57,11 @@ export const AuditLineSchema = z.strictObject({
   outcome: z.enum(AUDIT_OUTCOMES),
   /** A keyed hash of the caller's gate scope (itself a keyed hash of the credential): stable while APPMGMT_STATE_SECRET is. */
   user: hex(32),
+  /**
+   * For an OAuth grant's calls (whose `user` is the grant): the person, as the same keyed hash of
+   * their service token that `user` is in header mode. The operator's per-user limits count per person.
+   */
+  person: hex(32).optional(),
   /** This tool call (random). */
   call: z.uuid(),
   tool: z.string().max(64),
@@ -76,16 +84,22 @@ export const AuditLineSchema = z.strictObject({
   /** The HTTP status of an answer that was not a success, or of the read that stopped a warning. */
   status: z.number().int().min(100).max(599).optional(),
   reason: z.enum(REFUSAL_REASONS).optional(),
+  /** With reason `over_limit`: which limit. `user`: the operator's per user (per person); `total`: for all users; `grant`: the one the person chose for this connection; `calls`: the most calls a day holds. */
+  over: z.enum(OVER_LIMITS).optional(),
   /** Steps `reserved` and `released`: the UTC day (YYYY-MM-DD) whose daily limit the amount counts against. */
   day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional(),
   /** What the daily limit counts: `micros` of new daily budget, or AI `turns`. */
   unit: z.enum(['micros', 'turns']).optional(),
   /** What this step counted (`reserved`) or gave back (`released`), in `unit`. */
   counted: z.number().int().nonnegative().optional(),
-  /** The user's sum for the day after this step, in `unit`. */
+  /** The user's (for a grant: the person's) sum for the day after this step, in `unit`. */
   used: z.number().int().min(0).optional(),
-  /** The user's daily limit in force, in `unit`; absent when only the server-wide limit applies. */
+  /** The operator's daily limit per user in force, in `unit`; absent when none is set. */
   limit: z.number().int().positive().optional(),
+  /** For a grant with a daily limit of its own: the grant's sum for the day after this step, in `unit`. */
+  grant_used: z.number().int().min(0).optional(),
+  /** The daily limit the person chose for this grant at consent, in `unit`. */
+  grant_limit: z.number().int().nonnegative().optional(),
   /** A trimmed, cleaned line: what a success did (ids), what a refusal or an unknown outcome was. */
   summary: z.string().max(MAX_SUMMARY_CHARS).optional(),
 });

@@ -11,6 +11,7 @@ import {
   MAX_HTTP_CHARS,
   MAX_ID_CHARS,
   MAX_SUMMARY_CHARS,
+  OVER_LIMITS,
   requestDigest,
   type AuditLine,
   type RefusalReason,
@@ -44,6 +45,8 @@ export class AuditUnwritableError extends RefusedError {
 export interface CallFacts {
   /** The caller's gate scope (gate/key.ts gateScope): a keyed hash of the credential, never the credential. */
   scope: string;
+  /** The scope the daily limits count the caller's person by, where it differs from `scope` (an OAuth grant's person). */
+  person?: string | undefined;
   tool: string;
   /** The tool's arguments without `confirm`. */
   request: Record<string, unknown>;
@@ -51,10 +54,12 @@ export interface CallFacts {
   redact?: ((text: string) => string) | undefined;
 }
 
-type Optional = Partial<Pick<AuditLine, 'request_id' | 'cost' | 'status' | 'reason' | 'summary' | 'sent_sha256' | 'http' | 'day' | 'unit' | 'counted' | 'used' | 'limit'>>;
+type Optional = Partial<
+  Pick<AuditLine, 'request_id' | 'cost' | 'status' | 'reason' | 'over' | 'summary' | 'sent_sha256' | 'http' | 'day' | 'unit' | 'counted' | 'used' | 'limit' | 'grant_used' | 'grant_limit'>
+>;
 
 /** What a step of the daily limits counted (gate/allowance.ts). */
-export type Counting = Required<Pick<AuditLine, 'day' | 'unit' | 'counted' | 'used'>> & Pick<AuditLine, 'limit'>;
+export type Counting = Required<Pick<AuditLine, 'day' | 'unit' | 'counted' | 'used'>> & Pick<AuditLine, 'limit' | 'grant_used' | 'grant_limit'>;
 
 /** The record of one gated tool call, as the gate walks through it. */
 export interface CallTrail {
@@ -152,7 +157,8 @@ export function createAuditTrail({ sink, now, redact, log, newCallId = randomUUI
           ended = true;
           const status = error instanceof ApiError ? error.status : undefined;
           const said = error instanceof ApiError ? reasonOf(error.body) : ownWords(error, Object.keys(facts.request));
-          await bestEffort(() => line('refused', 'refused', { reason, ...(status ? { status } : {}), ...(said ? { summary: summary(said) } : {}) }), 'refusal');
+          const over = reason === 'over_limit' ? overOf(error) : undefined;
+          await bestEffort(() => line('refused', 'refused', { reason, ...(over ? { over } : {}), ...(status ? { status } : {}), ...(said ? { summary: summary(said) } : {}) }), 'refusal');
         },
       };
       return trail;
@@ -209,7 +215,7 @@ const ID_FIELDS = { app: 'app_id', campaign: 'campaign_id', template: 'template_
 /** The arguments that carry a daily budget in micros. */
 const AMOUNT_FIELDS = ['daily_budget_micros', 'recommended_daily_budget_micros'] as const;
 
-function baseOf({ scope, tool, request }: CallFacts, clean: (text: string, max: number) => string) {
+function baseOf({ scope, person, tool, request }: CallFacts, clean: (text: string, max: number) => string) {
   const ids = Object.fromEntries(
     Object.entries(ID_FIELDS).flatMap(([field, argument]) => {
       const value = request[argument];
@@ -219,6 +225,7 @@ function baseOf({ scope, tool, request }: CallFacts, clean: (text: string, max: 
   const amount = AMOUNT_FIELDS.map((field) => request[field]).find((value): value is number => Number.isSafeInteger(value) && (value as number) >= 0);
   return {
     user: auditUser(scope),
+    ...(person !== undefined && person !== scope ? { person: auditUser(person) } : {}),
     tool: sanitize(tool, 64),
     ...ids,
     request_sha256: requestDigest(tool, request),
@@ -239,6 +246,12 @@ function ownWords(error: unknown, names: string[]): string | undefined {
   }
   if (error instanceof RefusedError && error.audit !== undefined) return error.audit;
   return error instanceof Error ? error.message : undefined;
+}
+
+/** Which daily limit an OverLimitError (gate/allowance.ts) names. */
+function overOf(error: unknown): AuditLine['over'] {
+  const over = (error as { over?: unknown } | undefined)?.over;
+  return (OVER_LIMITS as readonly unknown[]).includes(over) ? (over as AuditLine['over']) : undefined;
 }
 
 function idOf(requestId: string | undefined, clean: (text: string, max: number) => string): Optional {

@@ -26,6 +26,8 @@ type Browser = import('playwright-core').Browser;
 const SEAL_KEY = randomBytes(32).toString('hex');
 const STATE_SECRET = `e2e-state-secret-${randomBytes(16).toString('hex')}`;
 const CALLBACK = 'http://127.0.0.1:9/callback';
+/** The operator's daily spending limit per person: 100.00. */
+const PER_PERSON_MICROS = 100_000_000;
 const skip = redisSkipReason ?? (browserAvailable ? undefined : `${CHROMIUM} is missing`);
 
 describe.skipIf(skip !== undefined)('signing in with OAuth from a real client, over two replicas', () => {
@@ -74,6 +76,7 @@ describe.skipIf(skip !== undefined)('signing in with OAuth from a real client, o
       NODE_EXTRA_CA_CERTS: tls.certFile,
       OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
       OTEL_SERVICE_NAME: 'oauth-e2e',
+      APPMGMT_SPEND_LIMIT_DAILY_MICROS: String(PER_PERSON_MICROS),
     };
     const { chromium } = await import('playwright-core');
     [a, b, browser] = await Promise.all([startHttp([], env, port), startHttp([], env), chromium.launch({ executablePath: CHROMIUM, headless: true })]);
@@ -87,8 +90,14 @@ describe.skipIf(skip !== undefined)('signing in with OAuth from a real client, o
     if (auditDir) rmSync(auditDir, { recursive: true, force: true });
   });
 
+  /** The text of the last consent page shown, before it was answered. */
+  let consentText = '';
+
   /** Fills in the consent page at the provider's authorization URL; resolves with the callback's query. */
-  async function consent(provider: MemoryProvider, answer: { token: string; key?: string; app?: string; onlyApp?: boolean; readOnly?: boolean; toolsets?: string[] }): Promise<{ params?: URLSearchParams; error?: string }> {
+  async function consent(
+    provider: MemoryProvider,
+    answer: { token: string; key?: string; app?: string; onlyApp?: boolean; readOnly?: boolean; toolsets?: string[]; spendLimit?: string },
+  ): Promise<{ params?: URLSearchParams; error?: string }> {
     const page = await browser.newPage();
     let callback: URL | undefined;
     await page.route(`${CALLBACK}**`, (route) => {
@@ -97,7 +106,9 @@ describe.skipIf(skip !== undefined)('signing in with OAuth from a real client, o
     });
     try {
       await page.goto(provider.authorizationUrl!.href);
+      consentText = await page.locator('body').innerText();
       await page.fill('input[name=access_token]', answer.token);
+      if (answer.spendLimit) await page.fill('input[name=spend_limit]', answer.spendLimit);
       if (answer.key) await page.fill('input[name=api_key]', answer.key);
       await page.fill('input[name=app_id]', answer.app ?? 'app_demo');
       if (answer.onlyApp) await page.check('input[name=only_app]');
@@ -206,6 +217,45 @@ describe.skipIf(skip !== undefined)('signing in with OAuth from a real client, o
     await client.close();
   });
 
+  it('a grant limited at consent is held to that limit over both replicas, after a refresh too, and shares the person\'s operator limit', async () => {
+    const person = { token: 'pat_demo_admin', key: 'key_demo_admin' };
+    const provider = new MemoryProvider(CALLBACK);
+    const client = await signIn(provider, { ...person, spendLimit: '12' });
+    expect(consentText).toContain('This server allows each person at most 100.00 a day, all their connections together.');
+    const creates = () => sandbox.requests.filter((request) => request.method === 'POST' && request.rawPath.endsWith('/campaigns') && request.headers.authorization === `Bearer ${person.token}`);
+    const campaign = (name: string) => ({ app_id: 'app_demo', campaign_name: `${name} ${randomBytes(3).toString('hex')}`, campaign_type: 'SMART', daily_budget_micros: 5_000_000, landing_page: 'https://demo-planner.sandbox.test/' });
+    // Four campaigns of 5.00 warned one by one, then confirmed all at once over both replicas: two fit in 12.00.
+    const four = ['One', 'Two', 'Three', 'Four'].map(campaign);
+    for (const args of four) expect((await call(client, 'create_ad_campaign', args)).text).toContain('Daily limit: uses 5.00 of the 12.00 a day chosen for this connection when connecting (7.00 left today;');
+    const confirmed = await Promise.all(four.map((args) => call(client, 'create_ad_campaign', { ...args, confirm: true })));
+    expect(confirmed.filter((outcome) => !outcome.isError)).toHaveLength(2);
+    for (const refused of confirmed.filter((outcome) => outcome.isError)) {
+      expect(refused.text).toMatch(/^REFUSED: over the daily spending limit chosen for this connection when connecting: this create_ad_campaign call would commit 5\.00 of new daily budget, and 10\.00 of its 12\.00 a day is already committed today, so 2\.00 is left\. Nothing was sent; the warning is used up\./);
+    }
+    expect(creates()).toHaveLength(2);
+    await client.close();
+
+    // A refresh at either replica keeps the limit: still 2.00 left on this connection.
+    const metadata = (await (await spread(`${issuer}/.well-known/oauth-authorization-server`)).json()) as AuthorizationServerMetadata;
+    const fresh = await refreshAuthorization(issuer, { metadata, clientInformation: provider.info!, refreshToken: provider.saved!.refresh_token!, resource: `${issuer}/mcp`, fetchFn: spread });
+    issued.push(fresh.access_token, fresh.refresh_token!);
+    provider.saveTokens(fresh);
+    const again = new Client({ name: 'oauth-e2e', version: '1.0.0' });
+    await again.connect(new StreamableHTTPClientTransport(new URL(`${issuer}/mcp`), { authProvider: provider, fetch: spread }));
+    const facts = (await again.callTool({ name: 'check_connection', arguments: {} })).structuredContent as { daily_limits: Record<string, unknown> };
+    expect(facts.daily_limits).toMatchObject({ spend: { limit: 100, used: 10, left: 90 }, spend_this_connection: { limit: 12, used: 10, left: 2 } });
+    expect((await call(again, 'create_ad_campaign', campaign('Five'))).text).toMatch(/^REFUSED: over the daily spending limit chosen for this connection when connecting/);
+    await again.close();
+
+    // The same person connecting again, with no limit of the connection's own: the operator's 100.00 counts what the first spent.
+    const second = await signIn(new MemoryProvider(CALLBACK), person);
+    const theirs = (await second.callTool({ name: 'check_connection', arguments: {} })).structuredContent as { daily_limits: Record<string, unknown> };
+    expect(theirs.daily_limits).toEqual(expect.objectContaining({ spend: { limit: 100, used: 10, left: 90 } }));
+    expect(theirs.daily_limits).not.toHaveProperty('spend_this_connection');
+    await second.close();
+    expect(creates()).toHaveLength(2);
+  });
+
   it('a wrong service token at consent is refused on the page, and nothing is stored', async () => {
     const provider = new MemoryProvider(CALLBACK);
     const first = new Client({ name: 'oauth-e2e', version: '1.0.0' });
@@ -267,7 +317,7 @@ describe.skipIf(skip !== undefined)('signing in with OAuth from a real client, o
     expect(grantLines.map((line) => line.step)).toEqual(expect.arrayContaining(['grant_created', 'grant_refreshed', 'grant_revoked']));
     const stored = await redisDump();
     expect(stored).toMatch(/appmgmt:auth:grant:/);
-    const secrets = [token, apiKey, ...issued];
+    const secrets = [token, apiKey, 'pat_demo_admin', 'key_demo_admin', ...issued];
     expect(issued.length).toBeGreaterThan(10);
     const places = { logs: a.stderr() + b.stderr(), audit: audit.join('\n'), otel: receiver.received.map((entry) => entry.body.toString('utf8')).join('\n'), results: shown.join('\n'), redis: stored };
     expect(places.otel.length).toBeGreaterThan(0);

@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAuthServer, type AuthServer } from '../../src/auth/index.js';
+import { spendLimitOf, turnsLimitOf } from '../../src/auth/limits.js';
 import { createMemoryAuthStore, type AuthStore } from '../../src/auth/store.js';
 import { silentLog } from '../../src/log.js';
 import { credentialsOf } from '../../src/transports/http.js';
@@ -38,7 +39,7 @@ describe('the sign-in refuses', () => {
       sealKeys: [randomBytes(32).toString('hex')],
       registration: { cimd: true, dcr: true },
       staticClients: [],
-      offer: { readOnly: false, toolsets: [{ name: 'campaigns' as const, tools: 8 }, { name: 'emails' as const, tools: 5 }] },
+      offer: { readOnly: false, toolsets: [{ name: 'campaigns' as const, tools: 8 }, { name: 'emails' as const, tools: 5 }], spend: { mostMicros: 100_000_000 }, turns: {} },
       check: async (credentials: { accessToken: string }) => (credentials.accessToken === GOOD ? { ok: true as const } : { ok: false as const, status: 400, message: 'The service did not accept this access token.' }),
       log: silentLog,
       now: () => now,
@@ -214,5 +215,80 @@ describe('the sign-in refuses', () => {
     expect(await done.text()).toMatch(/Disconnected \d+ app connections?; the credentials they held are deleted/);
     expect((await auth.whose({ authorization: `Bearer ${tokens.access_token}` })).kind).toBe('refused');
     expect(await (await send(GOOD)).text()).toContain('No app was connected with this token');
+  });
+
+  describe('the daily limits a person chooses for the connection', () => {
+    const refresh = (refreshToken: string, fields: Record<string, string> = {}) =>
+      post('/oauth/token', new URLSearchParams({ grant_type: 'refresh_token', client_id: clientId, refresh_token: refreshToken, resource: `${issuer}/mcp`, ...fields }).toString());
+    /** The bound the grant of this access token holds, as the resource server sees it. */
+    const boundOf = async (accessToken: string) => {
+      const who = await auth.whose({ authorization: `Bearer ${accessToken}` });
+      if (who.kind !== 'grant') throw new Error(`no grant: ${who.kind}`);
+      return who.bound;
+    };
+
+    it("offers them with the operator's limit, and shows what was typed again when the page comes back", async () => {
+      const page = await open();
+      expect(page.html).toContain('<legend>Daily limits for &#60;script&#62;alert(1)&#60;/script&#62; Evil (optional)</legend>');
+      expect(page.html).toMatch(/name="spend_limit" inputmode="decimal" pattern="[^"]+" maxlength="40"/);
+      expect(page.html).toContain('This server allows each person at most 100.00 a day, all their connections together.');
+      expect(page.html).toMatch(/name="turns_limit"[^>]*>[^]*This server sets no limit of its own\./);
+      expect(page.html).toContain('nothing it sends later can widen it or raise its limits.');
+      const again = await answer(page, { spend_limit: '40.50', turns_limit: '3', toolsets: 'repo' });
+      expect(again.status).toBe(400);
+      const html = await again.text();
+      expect(html).toContain('value="40.50"');
+      expect(html).toContain('value="3"');
+    });
+
+    it("refuses an amount over the operator's limit, and anything that is not an amount, naming the field; nothing is stored", async () => {
+      const before = puts.length;
+      const page = await open();
+      const refused = async (fields: Record<string, string>) => {
+        const response = await answer(page, fields);
+        expect(response.status, JSON.stringify(fields).slice(0, 80)).toBe(400);
+        return /<p class="error" role="alert">([^<]*)<\/p>/.exec(await response.text())?.[1]?.replace(/&#(\d+);/g, (_, c: string) => String.fromCharCode(Number(c)));
+      };
+      expect(await refused({ spend_limit: '100.01' })).toBe("The daily spending limit can be at most 100.00: this server's limit for each person. Enter 100.00 or less, or leave it empty to keep the server's.");
+      for (const garbage of ['1e9', '-5', '50.001', '50,00', '0x10', '5 0', '.5', '50.', 'Infinity', 'NaN', '\uff15\uff10', '1000000000']) {
+        expect(await refused({ spend_limit: garbage }), garbage).toBe('Enter the daily spending limit as an amount such as 50 or 50.00 (digits, at most two after the point), or leave it empty.');
+      }
+      expect(await refused({ spend_limit: '5'.repeat(15_000) })).toBe('The daily spending limit is too long: enter an amount such as 50 or 50.00, or leave it empty.');
+      for (const garbage of ['2.5', '-1', '1e3', 'ten']) expect(await refused({ turns_limit: garbage }), garbage).toBe('Enter the daily limit of AI turns as a whole number such as 20, or leave it empty.');
+      expect(await refused({ turns_limit: '1001' })).toBe('The daily limit of AI turns can be at most 1000. Enter 1000 or less, or leave it empty.');
+      // A megabyte is not read at all.
+      const huge = await answer(page, { spend_limit: '9'.repeat(1 << 20) });
+      expect(huge.status).toBe(400);
+      expect(await huge.text()).toContain('The request body is larger than 16 KiB.');
+      expect(puts.length).toBe(before);
+    });
+
+    it('reads amounts exactly, to the micro, with no floating-point rounding', () => {
+      const micros = (text: string) => (spendLimitOf(text, undefined) as { value?: number }).value;
+      expect(['0', '0.07', '0.1', '19.99', ' 50 ', '50.5', '1.15', '999999999.99'].map(micros)).toEqual([0, 70_000, 100_000, 19_990_000, 50_000_000, 50_500_000, 1_150_000, 999_999_999_990_000]);
+      expect(micros('')).toBeUndefined();
+      expect(spendLimitOf('100', 100_000_000)).toEqual({ value: 100_000_000 });
+      expect(turnsLimitOf('50', 50)).toEqual({ value: 50 });
+      expect(turnsLimitOf('51', 50)).toEqual({ error: "The daily limit of AI turns can be at most 50: this server's limit for each person. Enter 50 or less, or leave it empty." });
+    });
+
+    it('seals the chosen limits in the grant, where a refresh keeps them and asks nothing about them', async () => {
+      const back = await answer(await open(), { spend_limit: '50', turns_limit: '7' });
+      const tokens = (await (await exchange({ code: new URL(back.headers.get('location')!).searchParams.get('code')! })).json()) as { access_token: string; refresh_token: string };
+      expect(await boundOf(tokens.access_token)).toEqual({ readOnly: false, toolsets: ['campaigns'], spendLimitMicros: 50_000_000, aiTurnsDaily: 7 });
+      // A refresh has no parameter for a limit; one added by a client is ignored, and narrowing to read-only keeps them.
+      const fresh = (await (await refresh(tokens.refresh_token, { spend_limit: '5000', spendLimitMicros: '5000000000' })).json()) as { access_token: string; refresh_token: string };
+      expect(await boundOf(fresh.access_token)).toEqual({ readOnly: false, toolsets: ['campaigns'], spendLimitMicros: 50_000_000, aiTurnsDaily: 7 });
+      const narrowed = (await (await refresh(fresh.refresh_token, { scope: 'appmgmt:read' })).json()) as { access_token: string };
+      expect(await boundOf(narrowed.access_token)).toEqual({ readOnly: true, toolsets: ['campaigns'], spendLimitMicros: 50_000_000, aiTurnsDaily: 7 });
+    });
+
+    it('offers none to a client that asked to read only, and refuses one sent anyway', async () => {
+      const page = await open({ scope: 'appmgmt:read' });
+      expect(page.html).not.toContain('spend_limit');
+      const sent = await answer(page, { access: 'read', spend_limit: '10' });
+      expect(sent.status).toBe(400);
+      expect(await sent.text()).toContain('This connection cannot have a spending limit of its own here; leave it empty.');
+    });
   });
 });

@@ -3,12 +3,13 @@ import { accessSync, constants, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { gateScope } from '../../src/gate/key.js';
 import { silentLog } from '../../src/log.js';
-import { createAuditTrail } from '../../src/observe/audit.js';
+import { auditUser, createAuditTrail } from '../../src/observe/audit.js';
 import { fencedBlocks } from '../docs/markdown.js';
 import { DOC_TRAIL_PATH, EXAMPLE_STATE_SECRET } from '../docs/operations-example.js';
 import { memorySink } from '../observe/audit-support.js';
-import { budgeted, limitedServer } from './allowance-support.js';
+import { ADMIN, budgeted, limitedServer, warnAndConfirm } from './allowance-support.js';
 
 /**
  * The session docs/safety.md shows (a person meets the daily spend limit), made again through the
@@ -85,5 +86,40 @@ describe('the daily limit as the documents show it', () => {
     const answer: unknown = JSON.parse(execFileSync('bash', ['-c', run], { encoding: 'utf8' }));
     expect(answer).toEqual(JSON.parse(block(OPERATIONS, 'json')));
     expect(answer).toMatchObject({ micros: { limit: 30_000_000, committed: 25_000_000, left: 5_000_000 }, refused_over_limit: 1 });
+  });
+});
+
+describe.skipIf(!hasJq)(`the query of ${OPERATIONS} with OAuth`, () => {
+  it("counts every connection of a person together: each grant's calls and their header-mode calls, never another person's", async () => {
+    const trail = memorySink();
+    const clock = { t: 0 };
+    const audit = createAuditTrail({ sink: trail.sink, now: () => clock.t, redact: (text) => text, log: silentLog });
+    const server = await limitedServer({ spendLimitDailyMicros: 100_000_000 }, { audit, stateSecret: EXAMPLE_STATE_SECRET });
+    const dir = mkdtempSync(join(tmpdir(), 'allowance-docs-oauth-'));
+    try {
+      const grant = (id: string, spendLimitMicros?: number) => ({ grant: { id: id.repeat(32), bound: { readOnly: false, ...(spendLimitMicros ? { spendLimitMicros } : {}) } } });
+      const spend = async (client: Awaited<ReturnType<typeof server.user>>, name: string, units: number) => {
+        clock.t = server.time.t;
+        return (await warnAndConfirm(client, 'create_ad_campaign', budgeted(name, units))).outcome;
+      };
+      const first = await server.user(undefined, grant('a', 12_000_000));
+      await spend(first, 'First connection', 10);
+      expect((await spend(first, 'Over its own limit', 5)).text).toMatch(/^REFUSED: over the daily spending limit chosen for this connection/);
+      await spend(await server.user(undefined, grant('b')), 'Second connection', 5);
+      await spend(await server.user(), 'By header', 3);
+      await spend(await server.user(ADMIN, grant('c')), 'Another person', 7);
+      const file = join(dir, 'audit.jsonl');
+      writeFileSync(file, trail.lines.join(''));
+      const person = auditUser(gateScope(EXAMPLE_STATE_SECRET, server.sandbox.simulation.credentials.accessToken));
+      const day = new Date(server.time.t).toISOString().slice(0, 10);
+      const run = block(OPERATIONS, 'sh').replace('55183c0008cf9e31d8458f7b3fed17fb', person).replace('"$(date -u +%F)"', day).replace(DOC_TRAIL_PATH, file);
+      const answer = JSON.parse(execFileSync('bash', ['-c', run], { encoding: 'utf8' })) as { micros: { limit: number; committed: number; left: number; calls: Array<{ counted: number }> }; refused_over_limit: number };
+      expect(answer.micros).toMatchObject({ limit: 100_000_000, committed: 18_000_000, left: 82_000_000 });
+      expect(answer.micros.calls.map((call) => call.counted)).toEqual([10_000_000, 5_000_000, 3_000_000]);
+      expect(answer.refused_over_limit).toBe(1);
+    } finally {
+      await server.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -25,6 +25,9 @@ if (redisSkipReason) console.warn(redisSkipReason);
 
 const ALICE = scopeDigest('alice');
 const BOB = scopeDigest('bob');
+/** Two grants of ALICE's (gate/key.ts scopeDigest of `grant:<id>`). */
+const GRANT_A = scopeDigest(`grant:${'a'.repeat(32)}`);
+const GRANT_B = scopeDigest(`grant:${'b'.repeat(32)}`);
 const DAY = '2026-11-25';
 /** Until a day after the day ends, seen from noon. */
 const KEEP = 36 * 3_600_000;
@@ -71,12 +74,12 @@ function describeAllowanceStore(name: string, open: () => Promise<AllowanceStore
       const [store] = await open();
       const [kept, lost, created] = [counted(1_000_000, { campaign: 'cmp_1' }), counted(2_000_000), counted(4_000_000)];
       for (const call of [kept, lost, created]) await store!.reserve({ ledger: ledger(), call, limit: 10_000_000, keepForMs: KEEP });
-      expect(await store!.release(ledger(), lost.id)).toBe(5_000_000);
-      expect(await store!.release(ledger(), lost.id)).toBeUndefined();
-      expect(await store!.release(ledger(), randomUUID())).toBeUndefined();
-      await store!.settle(ledger(), kept.id, 'unknown');
-      await store!.settle(ledger(), created.id, 'done', 'cmp_0007');
-      await store!.settle(ledger(), lost.id, 'done', 'cmp_0008'); // released: nothing to settle
+      expect(await store!.release({ ledger: ledger() }, lost.id)).toEqual({ used: 5_000_000 });
+      expect(await store!.release({ ledger: ledger() }, lost.id)).toBeUndefined();
+      expect(await store!.release({ ledger: ledger() }, randomUUID())).toBeUndefined();
+      await store!.settle({ ledger: ledger() }, kept.id, 'unknown');
+      await store!.settle({ ledger: ledger() }, created.id, 'done', 'cmp_0007');
+      await store!.settle({ ledger: ledger() }, lost.id, 'done', 'cmp_0008'); // released: nothing to settle
       const usage = await store!.usage(ledger());
       expect(usage).toEqual({
         used: 5_000_000,
@@ -87,6 +90,46 @@ function describeAllowanceStore(name: string, open: () => Promise<AllowanceStore
         ],
       });
       expect(await store!.usage(ledger(ALICE, 'turns'))).toEqual({ used: 0, total: 0, calls: [] });
+    });
+
+    it("counts a grant's call in the person's ledger and the grant's at once, each against its own limit, the total once", async () => {
+      const [store] = await open();
+      const grantA = ledger(GRANT_A);
+      const grantB = ledger(GRANT_B);
+      // The person's limit is 20.00; grant A chose 12.00 for itself, grant B 100.00.
+      const reserve = (amount: number, grant: Ledger, grantLimit: number) => store!.reserve({ ledger: ledger(), grant, call: counted(amount), limit: 20_000_000, grantLimit, totalLimit: 50_000_000, keepForMs: KEEP });
+      expect(await reserve(10_000_000, grantA, 12_000_000)).toEqual({ ok: true, used: 10_000_000, total: 10_000_000, grantUsed: 10_000_000 });
+      expect(await reserve(5_000_000, grantA, 12_000_000)).toEqual({ ok: false, over: 'grant' });
+      expect(await reserve(8_000_000, grantB, 100_000_000)).toEqual({ ok: true, used: 18_000_000, total: 18_000_000, grantUsed: 8_000_000 });
+      // Grant B's own limit has room; the person's does not: the operator's limit is named first.
+      expect(await reserve(5_000_000, grantB, 100_000_000)).toEqual({ ok: false, over: 'user' });
+      expect(await reserve(5_000_000, grantA, 12_000_000)).toEqual({ ok: false, over: 'user' });
+      const [person, a, b] = [await store!.usage(ledger()), await store!.usage(grantA), await store!.usage(grantB)];
+      expect([person.used, person.total, person.calls.length]).toEqual([18_000_000, 18_000_000, 2]);
+      expect([a.used, a.calls.map((call) => call.amount)]).toEqual([10_000_000, [10_000_000]]);
+      expect([b.used, b.calls.map((call) => call.amount)]).toEqual([8_000_000, [8_000_000]]);
+
+      // A release gives back in both ledgers and the total; a settlement marks the call in both.
+      const released = b.calls[0]!;
+      expect(await store!.release({ ledger: ledger(), grant: grantB }, released.id)).toEqual({ used: 10_000_000, grantUsed: 0 });
+      expect(await store!.release({ ledger: ledger(), grant: grantB }, released.id)).toBeUndefined();
+      await store!.settle({ ledger: ledger(), grant: grantA }, a.calls[0]!.id, 'done', 'cmp_0009');
+      expect((await store!.usage(grantA)).calls[0]).toMatchObject({ state: 'done', campaign: 'cmp_0009' });
+      expect((await store!.usage(ledger())).calls).toEqual([{ ...a.calls[0], state: 'done', campaign: 'cmp_0009' }]);
+      expect((await store!.usage(grantB)).used).toBe(0);
+      expect((await store!.usage(ledger())).total).toBe(10_000_000);
+    });
+
+    it("lets exactly what fits a grant's own limit through when 30 reservations race", async () => {
+      const stores = await open();
+      const outcomes = await Promise.all(
+        Array.from({ length: 30 }, (_, i) =>
+          stores[i % stores.length]!.reserve({ ledger: ledger(), grant: ledger(GRANT_A), call: counted(5_000_000), limit: 100_000_000, grantLimit: 10_000_000, keepForMs: KEEP }),
+        ),
+      );
+      expect(outcomes.filter((outcome) => outcome.ok)).toHaveLength(2);
+      expect(outcomes.filter((outcome) => !outcome.ok)).toEqual(Array.from({ length: 28 }, () => ({ ok: false, over: 'grant' })));
+      expect([(await stores[0]!.usage(ledger())).used, (await stores[0]!.usage(ledger(GRANT_A))).used]).toEqual([10_000_000, 10_000_000]);
     });
 
     it(`holds at most ${MAX_CALLS_PER_DAY} calls in one ledger`, async () => {
@@ -164,7 +207,7 @@ describe.skipIf(redisSkipReason !== undefined)('over Redis', () => {
       const ctx = { ...gateToolContext(() => now.t), config: { spendLimitDailyMicros: 20_000_000, timeoutMs: 1_000 } as never };
       const caller = { scope: 'alice', approval: { kind: 'none' as const } };
       const call = (micros: number, confirm?: true) => gate.call(tool, { micros }, confirm, ctx, caller);
-      const report = () => allowance.report(scopeDigest('alice'), ctx.config);
+      const report = () => allowance.report({ person: 'alice' }, ctx.config);
       /** The next call sent gets no answer in time. */
       const fail = () =>
         void (outcome = () => {
@@ -215,7 +258,7 @@ describe.skipIf(redisSkipReason !== undefined)('over Redis', () => {
       const call = counted(5_000_000);
       await store.reserve({ ledger: ledger(), call, limit: 20_000_000, keepForMs: dayEnd(now.t) - now.t });
       await admin.flushdb();
-      expect(await store.release(ledger(), call.id)).toBeUndefined();
+      expect(await store.release({ ledger: ledger() }, call.id)).toBeUndefined();
       expect(await store.usage(ledger())).toEqual({ used: 0, total: 0, calls: [] });
     });
   });

@@ -2,6 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ElicitRequestSchema, type ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { realClock } from '../../src/clock.js';
+import type { Bound } from '../../src/auth/grant.js';
 import type { Config } from '../../src/config.js';
 import type { AllowanceStore } from '../../src/gate/allowance-store.js';
 import { silentLog } from '../../src/log.js';
@@ -31,8 +32,8 @@ export interface UserClient {
 export interface LimitedServer {
   sandbox: Sandbox;
   time: { t: number };
-  /** A client of `credentials` (the demo user's when absent). */
-  user(credentials?: Credentials, options?: { forms?: boolean }): Promise<UserClient>;
+  /** A client of `credentials` (the demo user's when absent); with `grant`, as an OAuth grant holding them. */
+  user(credentials?: Credentials, options?: { forms?: boolean; grant?: { id: string; bound: Bound } }): Promise<UserClient>;
   /** Confirmed creates of the POSTs the sandbox received. */
   creates(): number;
   close(): Promise<void>;
@@ -57,8 +58,8 @@ export async function limitedServer(
   return {
     sandbox,
     time,
-    async user(credentials = sandbox.simulation.credentials, { forms = false } = {}) {
-      const server = factory({ credentials: { accessToken: credentials.accessToken, apiKey: credentials.apiKey, monitoringApiKey: credentials.monitoringApiKey } });
+    async user(credentials = sandbox.simulation.credentials, { forms = false, grant } = {}) {
+      const server = factory({ credentials: { accessToken: credentials.accessToken, apiKey: credentials.apiKey, monitoringApiKey: credentials.monitoringApiKey }, ...(grant ? { grant } : {}) });
       const capabilities: ClientCapabilities = forms ? { elicitation: { form: {} } } : {};
       const client = new Client({ name: 'allowance-test', version: '1.0.0' }, { capabilities });
       const asked: string[] = [];

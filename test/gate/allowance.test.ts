@@ -246,7 +246,7 @@ describe('what counts, and what stops a count', () => {
       tool: 'resume_ad_campaign',
       limits: { unit: 'micros', user: 15_000_000 },
       over: 'user',
-      usage: { used: 14_000_000, total: 14_000_000, calls },
+      tally: { user: { used: 14_000_000, total: 14_000_000, calls } },
       amount: 2_000_000,
       now: EVENING,
       resetsAt: dayEnd(EVENING),
