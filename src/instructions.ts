@@ -13,12 +13,18 @@ const TAKES_USER_IDS = ['share_app_with_groups', 'get_workspace_analytics'];
  * confirmation rule when a costly tool is offered, what this server leaves out, and the next step.
  * Names only tools the selection offers (issue 29).
  */
-export function instructionsFor(config: Pick<Config, 'appId' | 'readOnly' | 'tools' | 'toolsets'>, offered: Offered & { tools: AnyTool[] }): string {
+export function instructionsFor(
+  config: Pick<Config, 'appId' | 'readOnly' | 'tools' | 'toolsets'>,
+  offered: Offered & { tools: AnyTool[] },
+  server: Pick<Config, 'appId' | 'readOnly' | 'tools' | 'toolsets'> = config,
+): string {
   const has = (name: string) => offered.has(name);
   const listers = ID_SOURCES.filter(has);
   const ids = listers.length ? ` ${listers.length > 1 ? `${listers.slice(0, -1).join(', ')} and ${listers.at(-1)} give` : `${listers[0]} gives`} the other ids.` : '';
+  // A grant (issue 26) narrows one connection; the operator's settings narrow the whole server.
+  const who = (narrower: boolean) => (narrower ? 'This connection' : 'This server');
   const app = config.appId
-    ? `This server is scoped to app ${idText(config.appId)}: tools take no app_id.${ids}`
+    ? `${who(config.appId !== server.appId)} is scoped to app ${idText(config.appId)}: tools take no app_id.${ids}`
     : `Ask the user for the app id (no operation lists apps).${ids}`;
   const lines = [`Start with check_connection. ${app}`];
   if (TAKES_USER_IDS.some(has)) lines.push('Group and workspace ids come from the user; in the sandbox check_connection lists them.');
@@ -26,7 +32,11 @@ export function instructionsFor(config: Pick<Config, 'appId' | 'readOnly' | 'too
     lines.push('Tools that spend money or credits or delete for good first return a warning and send nothing: show it to the user, and only if they agree call again with the same arguments plus confirm: true.');
   }
   if (config.readOnly || config.tools || config.toolsets) {
-    const narrowed = config.readOnly && !config.tools && !config.toolsets ? 'This server is read-only: it offers only tools that change nothing' : `This server offers ${offered.tools.length} of its ${TOOLS.length} tools`;
+    const granted = config.readOnly !== server.readOnly || config.toolsets !== server.toolsets;
+    const narrowed =
+      config.readOnly && !config.tools && !config.toolsets
+        ? `${who(granted)} is read-only: it offers only tools that change nothing`
+        : `${who(granted)} offers ${offered.tools.length} of ${granted ? "the server's" : 'its'} ${TOOLS.length} tools`;
     lines.push(`${narrowed}; a result says when a step needs one it does not offer.`);
   }
   lines.push('Each result ends with Next: follow it.');

@@ -225,7 +225,7 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
     const key = JSON.stringify([callerConfig.readOnly, callerConfig.tools ?? null, callerConfig.toolsets ?? null, callerConfig.appId ?? null]);
     let offer = offers.get(key);
     if (offer) return offer;
-    const offered = offeredTo(callerConfig, deps.tools);
+    const offered = offeredTo(callerConfig, deps.tools, config);
     const selected = offered.tools.map((tool) => prepare(tool, callerConfig, offered));
     let listing: Tool[] | undefined;
     const gatedNames = new Set(selected.filter(({ tool }) => tool.cost !== 'none').map(({ tool }) => tool.name));
@@ -246,7 +246,7 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
           gatedNames,
         )),
       prompts: promptsOf(callerConfig, new Set(selected.map(({ tool }) => tool.name))),
-      instructions: instructionsFor(callerConfig, offered),
+      instructions: instructionsFor(callerConfig, offered, config),
     };
     offers.set(key, offer);
     if (offers.size > MAX_OFFERS) offers.delete(offers.keys().next().value as string);
@@ -413,7 +413,7 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
     const { readOnly, toolsets, appId } = caller.config;
     const bound = [readOnly ? 'read-only' : undefined, toolsets ? `toolsets ${toolsets.join(', ')}` : undefined, appId ? `app ${appId}` : undefined].filter(Boolean).join('; ');
     const text = `NOT SENT: ${name} is outside what this connection was granted (${bound}). Nothing was sent. Only the person can widen it, by connecting again and choosing more on the consent page.`;
-    return { content: [{ type: 'text', text: caller.shown.redact(text) }], isError: true };
+    return presentError(text, 'Tell the user this connection was not granted that; do not call it again on this connection.', caller.shown);
   }
 
   /** The form of a round-trip approval, with its state signed so any replica can check it on the retry. */

@@ -8,26 +8,35 @@ import { selectTools, TOOLS, TOOLSETS } from './index.js';
  * out. A model told to call a tool this server does not have gets "Tool … not found" and guesses.
  */
 
-/** The tools `config` selects from `all`, with the reason for every one it leaves out. */
-export function offeredTo(config: Pick<Config, 'tools' | 'toolsets' | 'readOnly'>, all: AnyTool[] = TOOLS): Offered & { tools: AnyTool[] } {
+type Selection = Pick<Config, 'tools' | 'toolsets' | 'readOnly'>;
+
+/**
+ * The tools `config` selects from `all`, with the reason for every one it leaves out. `server` is the
+ * server's own configuration when `config` is a caller's narrower one (an OAuth grant, issue 26): a
+ * tool the server offers but the grant leaves out is not offered because of the grant, and only the
+ * person can change that.
+ */
+export function offeredTo(config: Selection, all: AnyTool[] = TOOLS, server: Selection = config): Offered & { tools: AnyTool[] } {
   const tools = selectTools(config, all);
   const names = new Set(tools.map((tool) => tool.name));
+  const serverNames = server === config ? names : new Set(selectTools(server, all).map((tool) => tool.name));
   const byName = new Map(TOOLS.map((tool) => [tool.name, tool]));
   return {
     tools,
     has: (tool) => names.has(tool),
     missing: (tool) => {
       const known = byName.get(tool);
-      return `${known ? `"${known.title}"` : 'That step'} is not offered by this server: ${known ? whyNot(config, known) : 'it has no such tool'}.`;
+      if (known && serverNames.has(tool)) return `"${known.title}" is not offered on this connection: ${OUTSIDE_GRANT}.`;
+      return `${known ? `"${known.title}"` : 'That step'} is not offered by this server: ${known ? whyNot(server, known) : 'it has no such tool'}.`;
     },
   };
 }
 
-/**
- * Why `config` leaves `tool` out, naming the setting a person would change. An OAuth grant narrows
- * these same settings for one caller (issue 26); when it does, this is where to say so.
- */
-function whyNot(config: Pick<Config, 'tools' | 'toolsets' | 'readOnly'>, tool: AnyTool): string {
+/** Why a tool the server offers is not offered to a caller whose grant leaves it out. */
+const OUTSIDE_GRANT = 'the person chose narrower access when connecting (read-only, some toolsets or one app); only they can widen it, by connecting again and choosing more on the consent page';
+
+/** Why the server's own `config` leaves `tool` out, naming the setting its operator would change. */
+function whyNot(config: Selection, tool: AnyTool): string {
   const toolset = Object.entries(TOOLSETS).find(([, members]) => (members as AnyTool[]).some((member) => member.name === tool.name))?.[0];
   if (config.toolsets && toolset && !config.toolsets.includes(toolset as never)) {
     return `its toolset, ${toolset}, is not among those enabled (--toolsets or APPMGMT_TOOLSETS)`;

@@ -20,6 +20,23 @@ describe('what a caller is offered', () => {
     for (const tool of TOOLS) expect(readOnly.missing(tool.name)).not.toContain(tool.name);
   });
 
+  it("says a tool the server offers but a grant leaves out is the person's choice at connecting, not a server setting", () => {
+    const server = { readOnly: false, toolsets: ['social' as const, 'chat' as const] };
+    const granted = offeredTo({ readOnly: true, toolsets: ['social'] }, TOOLS, server);
+    expect(granted.missing('start_scheduling_posts')).toBe(
+      '"Start Scheduling Posts" is not offered on this connection: the person chose narrower access when connecting (read-only, some toolsets or one app); only they can widen it, by connecting again and choosing more on the consent page.',
+    );
+    expect(granted.missing('read_app_conversation')).toMatch(/^"Read App Conversation" is not offered on this connection: the person chose/);
+    // Left out by the server itself: the operator's setting is named, whatever the grant says.
+    expect(granted.missing('list_ad_campaigns')).toBe(
+      '"List Ad Campaigns" is not offered by this server: its toolset, campaigns, is not among those enabled (--toolsets or APPMGMT_TOOLSETS).',
+    );
+    const said = instructionsFor({ readOnly: true, toolsets: ['social'], appId: 'app_1' }, granted, { ...server, appId: undefined });
+    expect(said).toContain('This connection is scoped to app app_1');
+    expect(said).toContain("This connection offers 3 of the server's 28 tools");
+    expect(instructionsFor({ readOnly: true }, offeredTo({ readOnly: true }))).toContain('This server is read-only');
+  });
+
   it('leaves out of our own text each sentence that names a tool the caller is not offered, and keeps the rest whole', () => {
     const offered = offeredTo({ readOnly: true });
     const text = 'Free, safe to repeat. Undo with resume_ad_campaign. Read it with get_ad_campaign, e.g. once. A 1.00 figure stays.';
