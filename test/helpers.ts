@@ -56,12 +56,14 @@ export async function connect(
     clock?: Clock;
     log?: Log;
     capabilities?: ClientCapabilities;
+    /** What the API client fetches with; the global fetch by default. */
+    fetch?: typeof fetch;
   } = {},
 ): Promise<Harness> {
   const sandbox = options.sandbox ?? (await startSandbox({ control: true }));
   const config = sandboxConfig(sandbox, options.config);
   const log = options.log ?? silentLog;
-  const api = createApiClient({ config, log, retryDelayMs: () => 0, redact: redactor(secretsOf(config)) });
+  const api = createApiClient({ config, log, retryDelayMs: () => 0, redact: redactor(secretsOf(config)), ...(options.fetch ? { fetch: options.fetch } : {}) });
   const server = createServer({ config, log, api, ...(options.clock ? { clock: options.clock } : {}) });
   const client = new Client({ name: 'test-client', version: '1.0.0' }, { capabilities: options.capabilities ?? {} });
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();

@@ -61,7 +61,18 @@ export interface GateDeps {
   audit?: AuditTrail;
   /** The daily limits (gate/allowance.ts); by default counted in this process. */
   allowance?: Allowance;
+  /** Runs `tick` every `ms` until the returned function is called: the in-flight heartbeat's timer; `everyUnref` by default. */
+  every?: Every;
 }
+
+export type Every = (ms: number, tick: () => void) => () => void;
+
+/** setInterval that never keeps the process alive on its own: a heartbeat is no reason to stay up. */
+export const everyUnref: Every = (ms, tick) => {
+  const timer = setInterval(tick, ms);
+  timer.unref();
+  return () => clearInterval(timer);
+};
 
 /**
  * The credential every gated tool sends (api/client.ts: each gated operation's `credential`), and so
@@ -86,7 +97,16 @@ export interface Caller {
 
 export type Gate = ReturnType<typeof createGate>;
 
-export function createGate({ store, now, config, log, newRequestId = randomUUID, audit = noAudit, allowance = createAllowance({ store: createMemoryAllowanceStore({ now }), now, log }) }: GateDeps) {
+export function createGate({
+  store,
+  now,
+  config,
+  log,
+  newRequestId = randomUUID,
+  audit = noAudit,
+  allowance = createAllowance({ store: createMemoryAllowanceStore({ now }), now, log }),
+  every = everyUnref,
+}: GateDeps) {
   /**
    * One call of a gated tool, with `confirm` taken out of `request`. Every step is recorded in the
    * audit trail; a refusal thrown before anything was sent is recorded with its reason.
@@ -236,8 +256,7 @@ export function createGate({ store, now, config, log, newRequestId = randomUUID,
     const taken = await store.take(key, slot, round);
     if (!taken.ok) return notTaken(tool, taken, key, trail);
     const requestId = taken.pending.requestId;
-    const heartbeat = setInterval(() => void store.touch(key).catch((error: unknown) => log.warn(`gate heartbeat failed: ${String(error)}`)), HEARTBEAT_MS);
-    heartbeat.unref();
+    const stopHeartbeat = every(HEARTBEAT_MS, () => void store.touch(key).catch((error: unknown) => log.warn(`gate heartbeat failed: ${String(error)}`)));
     let hold = NO_HOLD;
     try {
       if (approval.kind === 'inline') {
@@ -275,7 +294,7 @@ export function createGate({ store, now, config, log, newRequestId = randomUUID,
       await settle(key, { kind: 'unknown', record });
       return unknownResult(tool, record);
     } finally {
-      clearInterval(heartbeat);
+      stopHeartbeat();
     }
   }
 

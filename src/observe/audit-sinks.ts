@@ -26,6 +26,9 @@ export interface AuditSink {
   append(line: string): Promise<void>;
 }
 
+/** How a file sink opens its file for each line: fs.promises.open, unless a test watches the handle. */
+export type OpenFile = (path: string, flags: number, mode: number) => Promise<FileHandle>;
+
 /**
  * Appends to `path`: opened per line (so a rotated or removed file is created again, 0600), written
  * in one write and fsynced before `append` resolves. A path that became a symbolic link, a FIFO or
@@ -33,10 +36,10 @@ export interface AuditSink {
  * failed half-way (a full disk) starts on a new line, so the fragment stands alone and every whole
  * line still parses.
  */
-export function fileSink(path: string): AuditSink {
+export function fileSink(path: string, openFile: OpenFile = open): AuditSink {
   return {
     async append(line) {
-      const handle = await open(path, OPEN_FLAGS, AUDIT_FILE_MODE).catch((error: unknown) => {
+      const handle = await openFile(path, OPEN_FLAGS, AUDIT_FILE_MODE).catch((error: unknown) => {
         throw (error as NodeJS.ErrnoException).code === 'ELOOP' ? new Error('the audit trail path became a symbolic link; nothing was written through it') : error;
       });
       try {

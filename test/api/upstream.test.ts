@@ -6,15 +6,15 @@ import type { Config } from '../../src/config.js';
 import { AnswerTooLargeError, ApiError, UnexpectedAnswerError, UnreachableError } from '../../src/errors.js';
 import { silentLog } from '../../src/log.js';
 import { redactor } from '../../src/text.js';
-import { failure, job, send, startUpstream, upstreamConfig, type Upstream } from './upstream.js';
+import { countingFetch, failure, job, send, startUpstream, upstreamConfig, type Upstream } from './upstream.js';
 
 const MiB = 1024 * 1024;
 const SECRET = 'sekret-abc-123';
 
 describe('api client against a misbehaving upstream', () => {
   let upstream: Upstream;
-  const client = (overrides: Partial<Config> = {}) =>
-    createApiClient({ config: upstreamConfig(upstream, overrides), log: silentLog, retryDelayMs: () => 0, redact: redactor([SECRET]) });
+  const client = (overrides: Partial<Config> = {}, fetch?: typeof globalThis.fetch) =>
+    createApiClient({ config: upstreamConfig(upstream, overrides), log: silentLog, retryDelayMs: () => 0, redact: redactor([SECRET]), ...(fetch ? { fetch } : {}) });
 
   beforeAll(async () => {
     upstream = await startUpstream();
@@ -84,7 +84,7 @@ describe('api client against a misbehaving upstream', () => {
       expect(written.bytes).toBeLessThan(64 * MiB);
     });
 
-    it('stops a gzip bomb long before the server has sent it all', async () => {
+    it('stops a gzip bomb long before the server has sent it all, having inflated little more than the limit', async () => {
       // 1 GiB of zeros as 1,024 concatenated gzip members of 1 MiB each: about 1 MiB on the wire.
       const member = gzipSync(Buffer.alloc(MiB));
       const members = 1024;
@@ -101,9 +101,12 @@ describe('api client against a misbehaving upstream', () => {
         }, 5);
         res.on('close', () => clearInterval(timer));
       });
-      const error = await failure(client().getSchedulingJob('app_1', 'job_1'));
+      const counter = countingFetch();
+      const error = await failure(client({}, counter.fetch).getSchedulingJob('app_1', 'job_1'));
       expect(error).toBeInstanceOf(AnswerTooLargeError);
       expect(sent).toBeLessThan(members / 4);
+      expect(counter.inflated).toBeGreaterThan(MAX_ANSWER_BYTES);
+      expect(counter.inflated).toBeLessThan(MAX_ANSWER_BYTES + MiB);
     });
 
     it('keeps answering other calls while one answer streams in', async () => {

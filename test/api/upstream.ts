@@ -84,3 +84,27 @@ export async function failure(promise: Promise<unknown>): Promise<unknown> {
     (error: unknown) => error,
   );
 }
+
+/**
+ * The global fetch, counting the bytes of every answer body as fetch hands them on: after gzip or br
+ * was undone, as the client reads them. `inflated` is what a compressed answer cost to decode.
+ */
+export function countingFetch(): { fetch: typeof fetch; inflated: number } {
+  const counter = {
+    inflated: 0,
+    fetch: (async (input, init) => {
+      const response = await fetch(input, init);
+      if (!response.body) return response;
+      const counted = response.body.pipeThrough(
+        new TransformStream<Uint8Array, Uint8Array>({
+          transform(chunk, controller) {
+            counter.inflated += chunk.byteLength;
+            controller.enqueue(chunk);
+          },
+        }),
+      );
+      return new Response(counted, { status: response.status, statusText: response.statusText, headers: response.headers });
+    }) as typeof fetch,
+  };
+  return counter;
+}

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import {
   AnswerTooLargeError,
@@ -11,9 +11,9 @@ import {
   UnreachableError,
 } from '../../src/errors.js';
 import type { AskApproval } from '../../src/gate/approval.js';
-import { createGate } from '../../src/gate/gate.js';
+import { createGate, type Every } from '../../src/gate/gate.js';
 import { callKey, canonical, MAX_ARGUMENT_BYTES, scopeDigest } from '../../src/gate/key.js';
-import { CONFIRM_WINDOW_MS, createMemoryStore } from '../../src/gate/store.js';
+import { CONFIRM_WINDOW_MS, createMemoryStore, HEARTBEAT_MS, IN_FLIGHT_TTL_MS } from '../../src/gate/store.js';
 import { silentLog } from '../../src/log.js';
 import { defineTool, type GatedTool } from '../../src/tools/define.js';
 import { gateToolContext } from './context.js';
@@ -48,7 +48,7 @@ function fakeTool(behaviour: () => Promise<void> = async () => undefined) {
   return { tool, sent };
 }
 
-function setup(now = { t: 1_000_000 }) {
+function setup(now = { t: 1_000_000 }, every?: Every) {
   const store = createMemoryStore({ now: () => now.t });
   const inner = createGate({
     store,
@@ -56,13 +56,65 @@ function setup(now = { t: 1_000_000 }) {
     config: { requireHumanConfirmation: false, approvalTimeoutMs: 1000 },
     log: silentLog,
     newRequestId: () => `req-${now.t}`,
+    ...(every ? { every } : {}),
   });
   const gate = { call: async (...args: Parameters<typeof inner.call>) => settled(await inner.call(...args)) };
   const ctx = gateToolContext(() => now.t);
   return { gate, inner, store, ctx, now };
 }
 
+/** Time the test moves: `advance` runs each repeating timer as often as it falls due, at its own moment. */
+function manualTime(t = 1_000_000) {
+  const timers = new Set<{ ms: number; due: number; tick: () => void }>();
+  const time = {
+    t,
+    every: ((ms, tick) => {
+      const timer = { ms, due: time.t + ms, tick };
+      timers.add(timer);
+      return () => void timers.delete(timer);
+    }) as Every,
+    get timers() {
+      return timers.size;
+    },
+    async advance(ms: number) {
+      const until = time.t + ms;
+      for (let next = earliest(); next && next.due <= until; next = earliest()) {
+        time.t = next.due;
+        next.due += next.ms;
+        next.tick();
+        await new Promise((resolve) => setImmediate(resolve)); // what the tick started (a store write) runs before time moves on
+      }
+      time.t = until;
+    },
+  };
+  const earliest = () => [...timers].sort((a, b) => a.due - b.due)[0];
+  return time;
+}
+
 describe('the confirmation gate', () => {
+  it("keeps a confirmed call marked in flight for as long as it runs, past the marker's own 3 minutes, and stops the heartbeat when it ends", async () => {
+    const time = manualTime();
+    const started = time.t;
+    const { gate, store, ctx } = setup(time, time.every);
+    let answer!: () => void;
+    const { tool, sent } = fakeTool(() => new Promise<void>((resolve) => (answer = resolve)));
+    await gate.call(tool, { amount: 5 }, undefined, ctx);
+    const running = gate.call(tool, { amount: 5 }, true, ctx);
+    await vi.waitFor(() => expect(sent).toHaveLength(1));
+    // Five minutes of a call that has not answered: without a touch each minute the marker would be gone after three.
+    await time.advance(IN_FLIGHT_TTL_MS + 2 * HEARTBEAT_MS);
+    expect(await store.inFlight(callKey('', tool.name, { amount: 5 }))).toEqual({ since: started });
+    const again = await gate.call(tool, { amount: 5 }, true, ctx);
+    expect(again.text).toMatch(/^NOT SENT: an identical spend_money call \(same arguments\) has been running since/);
+    const warning = await gate.call(tool, { amount: 5 }, undefined, ctx);
+    expect(warning.text).toMatch(/^NOT SENT: an identical spend_money call/);
+    expect(sent).toHaveLength(1);
+    answer();
+    expect((await running).isError).toBeFalsy();
+    expect(time.timers).toBe(0);
+    expect(await store.inFlight(callKey('', tool.name, { amount: 5 }))).toBeUndefined();
+  });
+
   it('still reports what happened when the store fails to record the end of a call', async () => {
     const { gate, store, ctx } = setup();
     const { tool, sent } = fakeTool();

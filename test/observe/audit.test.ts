@@ -1,10 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/errors.js';
-import { silentLog } from '../../src/log.js';
+import { silentLog, type Log } from '../../src/log.js';
 import {
   AUDIT_FILE_MODE,
   AUDIT_PREFIX,
@@ -17,6 +18,7 @@ import {
   fileSink,
   maskSecretShapes,
   stderrSink,
+  type OpenFile,
 } from '../../src/observe/audit.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/http.js';
 import { BIN, runNode } from '../process.js';
@@ -191,6 +193,35 @@ describe('the audit trail', () => {
     expect(events).toEqual(['append confirmed', 'durable confirmed', 'append sent', 'durable sent', 'fetch POST', 'append answered', 'durable answered']);
   });
 
+  it('fsyncs each line of its file before going on: the sent line is on disk before the service receives the POST', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'audit-fsync-'));
+    const path = join(dir, 'trail.jsonl');
+    const events: string[] = [];
+    // The real file, opened as the sink opens it; each fsync notes which line it made durable and what the service had received by then.
+    const watched: OpenFile = async (file, flags, mode) => {
+      const handle = await open(file, flags, mode);
+      const sync = handle.sync.bind(handle);
+      handle.sync = async () => {
+        await sync();
+        const last = parseTrail(readFileSync(path, 'utf8')).at(-1)!;
+        events.push(`fsync ${last.step}, ${posts(sandbox).length} POST received`);
+      };
+      return handle;
+    };
+    const server = await auditedServer(sandbox, fileSink(path, watched), { events });
+    try {
+      await server.call('create_ad_campaign', campaign('On disk'));
+      expect(events).toEqual(['fsync warned, 0 POST received']);
+      events.length = 0;
+      expect((await server.call('create_ad_campaign', { ...campaign('On disk'), confirm: true })).isError).toBe(false);
+      expect(events).toEqual(['fsync confirmed, 0 POST received', 'fsync sent, 0 POST received', 'fetch POST', 'fsync answered, 1 POST received']);
+      expect(parseTrail(readFileSync(path, 'utf8')).map((line) => line.step)).toEqual(['warned', 'confirmed', 'sent', 'answered']);
+    } finally {
+      await server.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('records each refusal of the gate with its reason: no warning, a call in flight, one already done', async () => {
     const trail = memorySink();
     const server = await auditedServer(sandbox, trail.sink);
@@ -230,6 +261,45 @@ describe('where the trail goes', () => {
     rmSync(dir, { recursive: true, force: true });
     expect(lines.map((line) => line.step)).toEqual(['warned', 'confirmed']);
     expect(lines[0]!.time).toBe('2026-11-25T12:00:00.000Z');
+  });
+
+  it('creates the file again, 0600, when log rotation moved it away between two lines', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'audit-rotate-'));
+    const path = join(dir, 'trail.jsonl');
+    const old = process.umask(0);
+    try {
+      const trail = createAuditTrail({ sink: fileSink(path), now: Date.now, redact: (text) => text, log: silentLog });
+      const call = trail.call({ scope: 'scope-1', tool: 'create_ad_campaign', request: campaign('Rotated') });
+      await call.warned('daily budget 5.00 in the account currency');
+      renameSync(path, `${path}.1`);
+      await call.confirmed();
+      expect(parseTrail(readFileSync(`${path}.1`, 'utf8')).map((line) => line.step)).toEqual(['warned']);
+      expect(parseTrail(readFileSync(path, 'utf8')).map((line) => line.step)).toEqual(['confirmed']);
+      expect(statSync(path).mode & 0o777).toBe(AUDIT_FILE_MODE);
+    } finally {
+      process.umask(old);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('warns at start-up when an existing trail file is readable or writable by others, and says how to fix it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'audit-mode-'));
+    const path = join(dir, 'trail.jsonl');
+    const warnings: string[] = [];
+    const log: Log = { ...silentLog, warn: (message) => warnings.push(message) };
+    try {
+      writeFileSync(path, '');
+      for (const mode of [0o644, 0o620, 0o600]) {
+        chmodSync(path, mode);
+        await checkAuditFile(path, log);
+      }
+      expect(warnings).toEqual([
+        `the audit trail ${JSON.stringify(path)} is readable or writable by others (mode 644); chmod 600 it`,
+        `the audit trail ${JSON.stringify(path)} is readable or writable by others (mode 620); chmod 600 it`,
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('stops start-up at a path that is not a regular file: a symbolic link, a FIFO, a device, a directory', async () => {

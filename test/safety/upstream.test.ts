@@ -1,6 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startUpstream, type Upstream } from '../api/upstream.js';
+import { MAX_ANSWER_BYTES } from '../../src/api/client.js';
+import { countingFetch, startUpstream, type Upstream } from '../api/upstream.js';
 import { connect, type Harness } from '../helpers.js';
 
 // A misbehaving upstream seen through the whole server: the model gets a clear answer, and the
@@ -8,9 +9,10 @@ import { connect, type Harness } from '../helpers.js';
 describe('a misbehaving upstream, through the server', () => {
   let upstream: Upstream;
   let h: Harness;
+  const counter = countingFetch();
   beforeAll(async () => {
     upstream = await startUpstream();
-    h = await connect({ config: { baseUrl: upstream.url, monitoringUrl: upstream.url, timeoutMs: 10_000 } });
+    h = await connect({ config: { baseUrl: upstream.url, monitoringUrl: upstream.url, timeoutMs: 10_000 }, fetch: counter.fetch });
   });
   afterAll(async () => {
     await h.close();
@@ -45,15 +47,19 @@ describe('a misbehaving upstream, through the server', () => {
     upstream.reset();
   });
 
-  it('stops a compressed bomb early with a clear error', async () => {
+  it('stops a compressed bomb early with a clear error, having inflated little more than the 5 MiB limit', async () => {
     const bomb = gzipSync(Buffer.concat([Buffer.from('{"summary":{"pad":"'), Buffer.alloc(64 * 1024 * 1024, 'a')]));
     upstream.handle((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
       res.end(bomb);
     });
+    counter.inflated = 0;
     const result = await h.call('get_workspace_analytics', { workspace_id: 'ws_1' });
     expect(bomb.length).toBeLessThan(1024 * 1024);
     expect(result.text).toMatch(/larger than 5 MiB/);
+    // What was decoded, not only what was sent: reading stopped within a chunk of the limit, not at 64 MiB.
+    expect(counter.inflated).toBeGreaterThan(MAX_ANSWER_BYTES);
+    expect(counter.inflated).toBeLessThan(MAX_ANSWER_BYTES + 1024 * 1024);
     upstream.reset();
   });
 
