@@ -1,7 +1,8 @@
 import { MeterProvider, MetricReader, type GaugeMetricData } from '@opentelemetry/sdk-metrics';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisStore, type RedisGateStore } from '../../src/gate/redis-store.js';
-import { registerGauges } from '../../src/observe/gauges.js';
+import { registerGauges, STORE_CHECK_TIMEOUT_MS } from '../../src/observe/gauges.js';
+import { docFigures } from '../docs/markdown.js';
 import { redisSkipReason, startRedis, type RedisServer } from '../redis.js';
 
 /**
@@ -11,6 +12,8 @@ import { redisSkipReason, startRedis, type RedisServer } from '../redis.js';
  */
 
 const REACHABLE = 'app_management_mcp.gate.store.reachable';
+/** docs/operations.md: the health check must answer within this many seconds for the gauge to read 1. */
+const [CHECK_WITHIN_S] = docFigures('docs/operations.md', /\| 1 when the gate's store answered its health check \(within (\d+) s\) at this export, else 0;/) as [number];
 
 /** A reader the test collects from when it wants, as an export would. */
 class OnDemandReader extends MetricReader {
@@ -61,6 +64,18 @@ describe.skipIf(redisSkipReason !== undefined)('the gate store reachability gaug
     expect(await reachable()).toBe(0);
 
     await redis.start();
+    expect(await eventually(1)).toBe(1);
+  });
+
+  it(`reads 0 while Redis is connected but does not answer, within the documented ${CHECK_WITHIN_S} s`, async () => {
+    expect(STORE_CHECK_TIMEOUT_MS).toBe(CHECK_WITHIN_S * 1_000);
+    expect(await eventually(1)).toBe(1);
+    redis.pause();
+    try {
+      expect(await reachable()).toBe(0);
+    } finally {
+      redis.resume();
+    }
     expect(await eventually(1)).toBe(1);
   });
 });
