@@ -20,7 +20,10 @@ export interface StoreUnderTest {
 
 const TOOL = 'spend_money';
 /** docs/safety.md's figure for the rounds below, read from it so the two cannot drift. */
-const [DECLINED_ROUNDS] = docFigures('docs/safety.md', /\(`test\/gate\/store-contract\.ts`, on both stores: ([\d,]+) declined rounds\)/) as [number];
+const [CLAIMS_PER_USER, DECLINED_ROUNDS] = docFigures(
+  'docs/safety.md',
+  /Each user's answered forms are remembered for 10 minutes, at most (\d+) of them; .*? \(`test\/gate\/store-contract\.ts`, on both stores: ([\d,]+) declined rounds\)/,
+) as [number, number];
 /** Keys as the gate makes them: hashes of scope, tool and arguments. */
 const call = (amount: number) => callKey('', TOOL, { amount });
 const SLOT = lastWarningSlot('', TOOL);
@@ -349,6 +352,7 @@ export function describeGateStore(name: string, make: () => Promise<StoreUnderTe
       // Fewer rounds at once than a user's pending warnings, so none of them pushes out another's warning.
       const AT_ONCE = MAX_PENDING_PER_USER / 2;
       for (let first = 0; first < DECLINED_ROUNDS; first += AT_ONCE) await Promise.all(Array.from({ length: AT_ONCE }, (_, i) => declinedRound(first + i)));
+      expect(MAX_CLAIMS_PER_USER).toBe(CLAIMS_PER_USER);
       expect(Object.fromEntries(outcomes)).toEqual({ declined: MAX_CLAIMS_PER_USER, 'refused: full': DECLINED_ROUNDS - MAX_CLAIMS_PER_USER });
       expect(await store.warn(bobsCall(1), BOB_SLOT, { at: now() }, BOB)).toEqual({ ok: true });
       expect(await store.take(bobsCall(1), BOB_SLOT)).toMatchObject({ ok: true });
