@@ -5,7 +5,7 @@ import { paths } from '../../src/api/paths.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/http.js';
 import { TOOLS } from '../../src/tools/index.js';
 import { cleanEnv } from '../process.js';
-import { blocksUnder, ROOT, shellCommands } from './markdown.js';
+import { blocksUnder, docFigures, ROOT, shellCommands } from './markdown.js';
 
 // docs/development.md: the Node.js a contributor needs (checked against every package of the
 // lockfile, the way npm checks engines), the commands CI runs, the sandbox command and the example
@@ -129,6 +129,8 @@ describe('docs/development.md', () => {
     expect(ci).toEqual(['npm ci --no-audit --no-fund', ...commands]);
     for (const command of commands.slice(1)) expect(Object.keys(pkg.scripts)).toContain(command.replace('npm run ', ''));
     expect(readFileSync(`${ROOT}scripts/test-node-versions.mjs`, 'utf8')).toContain("['node22', 'node24']");
+    // docs/performance.md says on which Node.js lines the start-up test runs: these two.
+    expect(docFigures('docs/performance.md', /`test\/start-up\.test\.ts` checks, on Node (\d+) and (\d+), that/)).toEqual([22, 24]);
   });
 
   it('starts the sandbox command, which prints its URL and demo credentials and answers with them', async () => {

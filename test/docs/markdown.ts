@@ -71,3 +71,22 @@ export function anchorOf(heading: string): string {
     .replace(/[^\p{L}\p{N}\s_-]/gu, '')
     .replace(/\s/g, '-');
 }
+
+/**
+ * The numbers of the one sentence in `file` that `pattern` matches, commas dropped: each capture
+ * group read as a number, so a test takes its figures from the doc that cites it and the two cannot
+ * drift. Throws when the doc no longer says it (the pattern is matched across line breaks).
+ */
+export function docFigures(file: string, pattern: RegExp): number[] {
+  const prose = readFileSync(`${ROOT}${file}`, 'utf8').replace(/\s+/g, ' ');
+  const match = pattern.exec(prose);
+  if (!match) throw new Error(`${file} no longer says ${pattern}: update the test and the doc together`);
+  return match.slice(1).map((figure) => {
+    const value = Number((WORDS[figure!] ?? figure!).replaceAll(',', ''));
+    if (!Number.isFinite(value)) throw new Error(`${file}: "${figure}" in ${pattern} is not a number`);
+    return value;
+  });
+}
+
+/** Small numbers as the docs spell them. */
+const WORDS: Record<string, string> = { one: '1', two: '2', three: '3', four: '4', five: '5', six: '6', seven: '7', eight: '8', nine: '9', ten: '10' };

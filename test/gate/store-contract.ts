@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { callKey, lastWarningSlot, scopeDigest } from '../../src/gate/key.js';
+import { docFigures } from '../docs/markdown.js';
 import { CONFIRM_WINDOW_MS, IN_FLIGHT_TTL_MS, MAX_CLAIMS_PER_USER, MAX_PENDING_PER_USER, MAX_SUMMARY_CHARS, type GateStore, type UnknownOutcome } from '../../src/gate/store.js';
 
 /**
@@ -18,6 +19,11 @@ export interface StoreUnderTest {
 }
 
 const TOOL = 'spend_money';
+/** docs/safety.md's figure for the rounds below, read from it so the two cannot drift. */
+const [CLAIMS_PER_USER, DECLINED_ROUNDS] = docFigures(
+  'docs/safety.md',
+  /Each user's answered forms are remembered for 10 minutes, at most (\d+) of them; .*? \(`test\/gate\/store-contract\.ts`, on both stores: ([\d,]+) declined rounds\)/,
+) as [number, number];
 /** Keys as the gate makes them: hashes of scope, tool and arguments. */
 const call = (amount: number) => callKey('', TOOL, { amount });
 const SLOT = lastWarningSlot('', TOOL);
@@ -327,7 +333,7 @@ export function describeGateStore(name: string, make: () => Promise<StoreUnderTe
       expect(await store.claimOnce('alice-over-2', CONFIRM_WINDOW_MS, ALICE)).toEqual(FULL);
     });
 
-    it("keeps one user's 10,000 declined approval rounds to their own share: another user still gets a warning and confirms it once", async () => {
+    it(`keeps one user's ${DECLINED_ROUNDS} declined approval rounds to their own share: another user still gets a warning and confirms it once`, async () => {
       const { store, now } = await setup();
       const outcomes = new Map<string, number>();
       const count = (outcome: string) => outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
@@ -345,8 +351,9 @@ export function describeGateStore(name: string, make: () => Promise<StoreUnderTe
       };
       // Fewer rounds at once than a user's pending warnings, so none of them pushes out another's warning.
       const AT_ONCE = MAX_PENDING_PER_USER / 2;
-      for (let first = 0; first < 10_000; first += AT_ONCE) await Promise.all(Array.from({ length: AT_ONCE }, (_, i) => declinedRound(first + i)));
-      expect(Object.fromEntries(outcomes)).toEqual({ declined: MAX_CLAIMS_PER_USER, 'refused: full': 10_000 - MAX_CLAIMS_PER_USER });
+      for (let first = 0; first < DECLINED_ROUNDS; first += AT_ONCE) await Promise.all(Array.from({ length: AT_ONCE }, (_, i) => declinedRound(first + i)));
+      expect(MAX_CLAIMS_PER_USER).toBe(CLAIMS_PER_USER);
+      expect(Object.fromEntries(outcomes)).toEqual({ declined: MAX_CLAIMS_PER_USER, 'refused: full': DECLINED_ROUNDS - MAX_CLAIMS_PER_USER });
       expect(await store.warn(bobsCall(1), BOB_SLOT, { at: now() }, BOB)).toEqual({ ok: true });
       expect(await store.take(bobsCall(1), BOB_SLOT)).toMatchObject({ ok: true });
       expect(await store.take(bobsCall(1), BOB_SLOT)).toMatchObject({ ok: false });

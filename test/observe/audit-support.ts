@@ -1,10 +1,10 @@
+import { createHash } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { createApiClient } from '../../src/api/client.js';
 import { secretsOf } from '../../src/config.js';
 import { silentLog, type Log } from '../../src/log.js';
 import { AuditLineSchema, createAuditTrail, type AuditLine, type AuditSink } from '../../src/observe/audit.js';
-import { sentDigest } from '../../src/observe/sending.js';
 import type { RecordedRequest } from '../../src/sandbox/types.js';
 import type { Sandbox } from '../../src/sandbox/http.js';
 import { createServer } from '../../src/server.js';
@@ -97,9 +97,28 @@ export function spendsFromTrail(lines: AuditLine[]): Spend[] {
     });
 }
 
-/** The digest of a request as the sandbox recorded it: the same function of method, path and body as the trail's. */
+/**
+ * The digest of a request as the sandbox recorded it, computed from docs/operations.md's definition
+ * of `sent_sha256` alone, not with the server's code: SHA-256 of `METHOD /path?query`, a line break,
+ * and the JSON body with its keys sorted at every depth (nothing after the line break without a body).
+ */
 export function receivedDigest(request: RecordedRequest): string {
-  return sentDigest(`${request.method} ${request.rawPath}${request.query ? `?${request.query}` : ''}`, request.body);
+  const line = `${request.method} ${request.rawPath}${request.query ? `?${request.query}` : ''}`;
+  return createHash('sha256').update(`${line}\n${request.body === undefined ? '' : sortedJson(request.body)}`).digest('hex');
+}
+
+/** JSON with every object's keys in sorted order: JSON.stringify writes an object's keys in the order of a replacer list. */
+function sortedJson(value: unknown): string {
+  const names = new Set<string>();
+  const collect = (node: unknown): void => {
+    if (typeof node !== 'object' || node === null) return;
+    for (const [name, child] of Object.entries(node)) {
+      if (!Array.isArray(node)) names.add(name);
+      collect(child);
+    }
+  };
+  collect(value);
+  return JSON.stringify(value, [...names].sort());
 }
 
 /** The sandbox's own record of writes it received (every request but reads), as digests, sorted. */

@@ -38,8 +38,10 @@ describe('the audit trail', () => {
   it('records a warned, confirmed, sent and answered spend in lines the schema parses, with the digest of exactly what the service received', async () => {
     const trail = memorySink();
     const server = await auditedServer(sandbox, trail.sink);
-    await server.call('create_ad_campaign', campaign('Spring'));
-    await server.call('create_ad_campaign', { ...campaign('Spring'), confirm: true });
+    // Keys the body sends out of order (keyword_themes after landing_page, the settings' own), so the digest's sorting shows.
+    const spring = { ...campaign('Spring'), keyword_themes: ['planner'], campaign_settings: { language_code: 'en', ad_rotation: 'OPTIMIZE' } };
+    await server.call('create_ad_campaign', spring);
+    await server.call('create_ad_campaign', { ...spring, confirm: true });
     await server.close();
 
     const lines = trail.parsed();
@@ -54,6 +56,10 @@ describe('the audit trail', () => {
     expect(warned!.call).not.toBe(confirmed!.call);
     expect(sent!.http).toBe('POST /api/apps/app_demo/adnet-ads/campaigns');
     const [received] = posts(sandbox);
+    const body = received!.body as Record<string, unknown>;
+    expect(Object.keys(body)).not.toEqual(Object.keys(body).sort());
+    expect(Object.keys(body.campaign_settings as object)).toEqual(['language_code', 'ad_rotation']);
+    // Computed in the test from the documented definition, with node:crypto, not the server's code.
     expect(sent!.sent_sha256).toBe(receivedDigest(received!));
     expect(answered!.summary).toMatch(/^created campaign \S+, status/);
     // The user is a hash of the gate scope: the token appears nowhere.

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { docFigures } from '../docs/markdown.js';
 import { rssMiB, startRaw } from '../process.js';
 import { attributesOf, startReceiver, type Receiver } from './otlp-receiver.js';
 
@@ -11,21 +12,24 @@ import { attributesOf, startReceiver, type Receiver } from './otlp-receiver.js';
  * way), each with another made-up method; what it holds and exports must not grow with them.
  */
 
-const REQUESTS = 20_000;
+/** docs/operations.md's figures, read from it so the doc and the test cannot drift. A metrics export of a few series: 2.4 KB seen (it was 1.26 MB). */
+const [REQUESTS, SERIES, MAX_EXPORT_KB] = docFigures(
+  'docs/operations.md',
+  /([\d,]+) requests with made-up methods leave (\w+) series and every export under (\d+) KB \(`test\/observe\/otel-cardinality\.test\.ts`/,
+) as [number, number, number];
+const MAX_EXPORT_BYTES = MAX_EXPORT_KB * 1_000;
 /** The memory after this many requests, the heap grown to its working size, is the baseline the rest are held to. */
-const WARM_UP = 10_000;
+const WARM_UP = REQUESTS / 2;
 /** Requests written before their answers are awaited: enough to keep the server busy, few enough to keep the pipe small. */
 const BATCH = 500;
 /**
- * What the other 10,000 names may add to the memory: 0 to 27 MiB seen, as V8 still grows its heap
+ * What the other half of the names may add to the memory: 0 to 27 MiB seen, as V8 still grows its heap
  * under load. A leak of a few KiB per name would pass it; before the fix the exports alone added
  * 39 MiB here, and 150 MiB over HTTP.
  */
 const RSS_SLACK_MIB = 40;
 /** Metrics go out every second while the requests arrive, as they would in a long-running server. */
 const EXPORT_INTERVAL_MS = 1_000;
-/** A metrics export of a few series: 2.4 KB seen (it was 1.26 MB). */
-const MAX_EXPORT_BYTES = 10_000;
 const MADE_UP = 'no/such_method_';
 
 describe.skipIf(process.platform !== 'linux')(`OpenTelemetry after ${REQUESTS} made-up method names`, () => {
@@ -54,7 +58,7 @@ describe.skipIf(process.platform !== 'linux')(`OpenTelemetry after ${REQUESTS} m
     const last = receiver.metrics().filter((metric) => metric.name === 'mcp.server.operation.duration').at(-1);
     const series = (last?.histogram?.dataPoints ?? []).map((point) => attributesOf(point.attributes));
     expect(new Set(series.map((point) => point['mcp.method.name']))).toEqual(new Set(['initialize', 'notifications/initialized', '_OTHER']));
-    expect(series).toHaveLength(3);
+    expect(series).toHaveLength(SERIES);
     const other = last?.histogram?.dataPoints.find((point) => attributesOf(point.attributes)['mcp.method.name'] === '_OTHER');
     expect(Number(other?.count)).toBe(REQUESTS);
   });

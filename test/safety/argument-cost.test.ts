@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCommandLine } from '../../src/cli.js';
 import { closest, editsWithin, loadConfig, type Config } from '../../src/config.js';
 import { silentLog } from '../../src/log.js';
+import { docFigures } from '../docs/markdown.js';
 import { createServer } from '../../src/server.js';
 
 /**
@@ -15,6 +16,11 @@ import { createServer } from '../../src/server.js';
  */
 
 const MIB = 1024 * 1024;
+/** docs/safety.md's figures for what a request brings, read from it so the doc and these tests cannot drift. */
+const [MAX_ENTRIES, MAX_NAME_CHARS, SUGGESTED, MAX_PROBLEMS, MAX_QUOTED_CHARS] = docFigures(
+  'docs/safety.md',
+  /a request whose params hold more than ([\d,]+) names and list items in all is refused at once \(`Invalid params`; the largest valid call holds about 500\), an unknown argument name is cut to (\d+) characters before it is compared with the known ones or shown, only the first (\w+) get a "did you mean", past (\w+) problems the rest are counted, and an error answer quotes at most (\d+) characters of anything a client sent\./,
+) as [number, number, number, number, number];
 /** CPU one call may take, whatever its arguments (it took 1,200 ms for 60,000 short names, 570 ms for one of 1 MB). */
 const CPU_BUDGET_MS = 150;
 
@@ -93,22 +99,43 @@ describe('argument names before credentials', () => {
     );
   });
 
-  it('suggests an argument for the first three unknown names only, and counts the rest', async () => {
+  it(`suggests an argument for the first ${SUGGESTED} unknown names only, and counts the rest past ${MAX_PROBLEMS} problems`, async () => {
     const args = { app_id: 'app_demo', campaignid: 1, app_idd: 2, appid: 3, campaign_idx: 4, ...Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`extra_${i}`, i])) };
     const result = await client.callTool({ name: 'get_ad_campaign', arguments: args });
     const text = ((result.content ?? []) as Array<{ text?: string }>)[0]?.text ?? '';
-    expect(text.match(/did you mean/g)).toHaveLength(3);
+    expect(text.match(/did you mean/g)).toHaveLength(SUGGESTED);
     expect(text).toContain('- campaignid: not an argument of this tool (did you mean campaign_id?)');
     expect(text).toContain('- campaign_idx: not an argument of this tool; its arguments are');
-    // 14 unknown names and the missing campaign_id: eight shown, seven counted.
-    expect(text).toContain('- and 7 more');
+    // 14 unknown names and the missing campaign_id: the first MAX_PROBLEMS shown, the rest counted.
+    expect(text.match(/^- (?!and )/gm)).toHaveLength(MAX_PROBLEMS);
+    expect(text).toContain(`- and ${15 - MAX_PROBLEMS} more`);
   });
 
-  it('cuts an unknown name before comparing or showing it', async () => {
+  it(`cuts an unknown name to ${MAX_NAME_CHARS} characters before comparing or showing it`, async () => {
     const result = await client.callTool({ name: 'get_ad_campaign', arguments: { app_id: 'app_demo', campaign_id: 'cmp_1', [`campaign_id${'x'.repeat(MIB / 2)}`]: 1 } });
     const text = ((result.content ?? []) as Array<{ text?: string }>)[0]?.text ?? '';
-    expect(text).toMatch(/^- campaign_idx{40,60}\u2026: not an argument of this tool \(did you mean campaign_id\?\)/m);
+    const shown = /^- (campaign_idx+\u2026): not an argument of this tool \(did you mean campaign_id\?\)/m.exec(text)?.[1];
+    // Cut to MAX_NAME_CHARS for the comparison, and shown in a few characters less.
+    expect(shown!.length).toBeGreaterThan(40);
+    expect(shown!.length).toBeLessThanOrEqual(MAX_NAME_CHARS);
     expect(text.length).toBeLessThan(1_000);
+  });
+
+  it(`refuses a request of more than ${MAX_ENTRIES} names and list items before reading it further`, async () => {
+    // params holds `name` and `arguments`, and the argument names.
+    const withNames = (count: number) => client.callTool({ name: 'get_ad_campaign', arguments: Object.fromEntries(Array.from({ length: count }, (_, i) => [`k${i}`, 1])) });
+    const atTheLimit = (await withNames(MAX_ENTRIES - 2)) as { content: Array<{ text: string }> };
+    expect(atTheLimit.content[0]!.text).toContain('Invalid arguments for get_ad_campaign');
+    await expect(withNames(MAX_ENTRIES - 1)).rejects.toThrow(`Invalid params: this request holds more than ${MAX_ENTRIES} names and list items`);
+  });
+
+  it(`quotes at most ${MAX_QUOTED_CHARS} characters of what a client sent in an error answer`, async () => {
+    const error = await client.getPrompt({ name: `no_such_prompt_${'p'.repeat(10_000)}` }).catch((caught: unknown) => caught as Error);
+    expect(error).toBeInstanceOf(Error);
+    const message = (error as Error).message;
+    expect(message).toMatch(/no_such_prompt_p+\u2026/);
+    // The server's message, without the prefix the client puts before it, is the cut: that many characters in all.
+    expect(message.replace(/^MCP error -?\d+: /, '')).toHaveLength(MAX_QUOTED_CHARS);
   });
 });
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startUpstream, type Upstream } from '../api/upstream.js';
+import { docFigures } from '../docs/markdown.js';
 import { rssMiB, startRaw } from '../process.js';
 
 // The built server as a client runs it, for what only a real process shows: exit, memory, stdout.
@@ -7,6 +8,10 @@ import { rssMiB, startRaw } from '../process.js';
 const call = (name: string, args: Record<string, unknown>) => ({ name, arguments: args });
 const textOf = (answer: { result?: Record<string, unknown> }) =>
   ((answer.result?.content as Array<{ text: string }> | undefined) ?? []).map((part) => part.text).join('\n');
+
+/** docs/safety.md's figures for the load below, read from it so the test and the doc say the same. */
+const [WARNINGS, ARGUMENT_KIB, MAX_RSS_MIB] = docFigures('docs/safety.md', /([\d,]+) warnings with (\d+) KiB of arguments each leave the server under (\d+) MiB and answering \(`test\/safety\/process\.test\.ts`\)/) as [number, number, number];
+const BATCH = 50;
 
 describe('the server process', () => {
   let upstream: Upstream;
@@ -44,33 +49,31 @@ describe('the server process', () => {
     upstream.reset();
   });
 
-  it('stays under 400 MiB and keeps answering after 5,000 distinct warnings of 40 KiB each', async () => {
+  it(`stays under ${MAX_RSS_MIB} MiB and keeps answering after ${WARNINGS} distinct warnings of ${ARGUMENT_KIB} KiB each`, async () => {
     const server = await startRaw(['--sandbox'], { APPMGMT_LOG_LEVEL: 'error' });
     // Bulk in the typed lists at their input limits (campaign_settings is bounded to be shown whole: issue 16).
     const many = (length: number, count = 50) => Array.from({ length: count }, (_, i) => `${i} `.padEnd(length, 'x'));
-    const warn = (i: number) =>
-      server.request(
-        'tools/call',
-        call('create_ad_campaign', {
-          app_id: 'app_demo',
-          campaign_name: `Load ${i}`,
-          campaign_type: 'SMART',
-          daily_budget_micros: 5_000_000,
-          landing_page: 'https://demo-planner.sandbox.test/',
-          keyword_themes: many(100),
-          headlines: many(200),
-          descriptions: many(500),
-        }),
-      );
+    const args = (i: number) => ({
+      app_id: 'app_demo',
+      campaign_name: `Load ${i}`,
+      campaign_type: 'SMART',
+      daily_budget_micros: 5_000_000,
+      landing_page: 'https://demo-planner.sandbox.test/',
+      keyword_themes: many(100),
+      headlines: many(200),
+      descriptions: many(500),
+    });
+    expect(Math.round(Buffer.byteLength(JSON.stringify(args(WARNINGS))) / 1024)).toBe(ARGUMENT_KIB);
+    const warn = (i: number) => server.request('tools/call', call('create_ad_campaign', args(i)));
     let peak = 0;
-    for (let start = 0; start < 5_000; start += 50) {
-      const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => warn(start + i)));
+    for (let start = 0; start < WARNINGS; start += BATCH) {
+      const answers = await Promise.all(Array.from({ length: BATCH }, (_, i) => warn(start + i)));
       expect(answers.every((answer) => textOf(answer).includes('CONFIRMATION NEEDED'))).toBe(true);
       peak = Math.max(peak, rssMiB(server.child.pid!));
     }
-    expect(peak).toBeLessThan(400);
+    expect(peak).toBeLessThan(MAX_RSS_MIB);
     expect(await server.request('ping')).toMatchObject({ result: {} });
-    const last = await warn(5_000);
+    const last = await warn(WARNINGS);
     expect(textOf(last)).toContain('- descriptions: 50 items: "0 xxxxx');
     server.child.stdin?.end();
     expect(await server.exited).toBe(0);

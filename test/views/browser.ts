@@ -10,6 +10,7 @@ import { expect } from 'vitest';
 import { realClock } from '../../src/clock.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/http.js';
 import { connect, type Harness } from '../helpers.js';
+import { docFigures } from '../docs/markdown.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
 const REQUIRED = process.env.REQUIRE_BROWSER_TESTS === '1';
@@ -24,10 +25,11 @@ export const UI_CAPABILITIES: ClientCapabilities = { extensions: { [UI_EXTENSION
 const HOST_URL = 'http://host.test/';
 /** A chat column's width. */
 export const CHAT_WIDTH = 420;
-/** The narrowest chat column a view must fit without cutting anything off (a phone). */
-export const NARROW_WIDTH = 360;
-/** A wide one (a side panel at full size). */
-export const WIDE_WIDTH = 720;
+/**
+ * The narrowest chat column a view must fit without cutting anything off (a phone), and a wide one
+ * (a side panel at full size): docs/views.md's widths, read from it so the doc and the tests agree.
+ */
+export const [NARROW_WIDTH, WIDE_WIDTH] = docFigures('docs/views.md', /in light and dark, at (\d+) and (\d+) px, [^.]*; at \1 px no element is wider than the frame \(each view's test\)/) as [number, number];
 
 /** axe-core, injected into each view's frame to check it (test/views/*.test.ts). */
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
