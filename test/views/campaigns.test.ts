@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DAYS_PER_MONTH } from '../../src/tools/format.js';
 import { connect } from '../helpers.js';
 import { listRow } from '../tools/campaigns/fixtures.js';
-import { browserAvailable, confirmations, frameOf, HOST_VARIABLES, hostPage, NARROW_WIDTH, startBrowser, UI_CAPABILITIES, viewHarness, WIDE_WIDTH, type Browsing, type HostPage } from './browser.js';
+import { browserAvailable, confirmations, frameOf, HOST_VARIABLES, hostPage, NARROW_WIDTH, SHORT_HEIGHT, startBrowser, UI_CAPABILITIES, viewHarness, WIDE_WIDTH, type Browsing, type HostPage } from './browser.js';
 
 const APP = 'app_demo';
 const LIST_PATH = `/api/apps/${APP}/adnet-ads/campaigns`;
@@ -243,6 +243,19 @@ describe.skipIf(!browserAvailable)('the campaigns view in headless Chromium', ()
     await card.locator('.activity .approve').click();
     await expect.poll(() => card.locator('.campaign-card .status').getAttribute('data-status')).toBe('ENABLED');
     expect(posts(host, 'resume')).toBe(1);
+  });
+
+  it("fits its first screen in a host's small maxHeight: the heading, the fullscreen button and the first campaign at once, the rest by scrolling; the app and ids isolated", async () => {
+    const { frames, index } = await host.open('list_ad_campaigns', { app_id: APP, include_metrics: true }, { maxHeight: SHORT_HEIGHT });
+    const view = frames[0]!;
+    await view.locator('table.campaigns').waitFor();
+    expect(await host.firstScreen(['h1', 'button.fullscreen', 'tbody tr'], index)).toEqual({ height: SHORT_HEIGHT, outside: [], scrolls: true });
+    expect(await view.locator('h1 bdi').textContent()).toBe(APP);
+    expect(await view.locator('tbody tr .meta bdi').first().textContent()).toMatch(/^cmp_/);
+    // A host that gives the list its height offers no fullscreen for two campaigns.
+    const tall = await host.open('list_ad_campaigns', { app_id: APP, include_metrics: true }, { maxHeight: 2_000 });
+    await tall.frames[0]!.locator('table.campaigns').waitFor();
+    expect(await tall.frames[0]!.locator('button.fullscreen').count()).toBe(0);
   });
 
   it("shows a failed read as the server's error text, with no table and no button", async () => {
