@@ -270,11 +270,11 @@ export async function hostPage(browsing: Browsing, options: { harness?: Harness;
     async firstScreen(selectors, index = 0) {
       // The frame's height follows the view's size report, up to the host's maxHeight; two animation frames let it settle.
       await page.evaluate('new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))');
-      return frameOf(page, index).evaluate((wanted) => {
-        const root = document.scrollingElement!;
+      return frameOf(page, index).evaluate(`(() => {
+        const root = document.scrollingElement;
         const height = root.clientHeight;
         root.scrollTop = 0;
-        const outside = wanted.filter((selector) => {
+        const outside = ${JSON.stringify(selectors)}.filter((selector) => {
           const element = document.querySelector(selector);
           return !element || element.getBoundingClientRect().bottom > height;
         });
@@ -282,7 +282,7 @@ export async function hostPage(browsing: Browsing, options: { harness?: Harness;
         const scrolls = root.scrollTop > 0;
         root.scrollTop = 0;
         return { height, outside, scrolls };
-      }, selectors);
+      })()`) as Promise<{ height: number; outside: string[]; scrolls: boolean }>;
     },
     overflow: (index = 0) =>
       frameOf(page, index).evaluate(`(() => {

@@ -182,7 +182,7 @@ describe.skipIf(!browserAvailable)('the campaigns view in headless Chromium', ()
       view.locator(selector).evaluate((button) => {
         (button as unknown as { click(): void }).click();
         const locked = (button as unknown as { disabled: boolean }).disabled;
-        button.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+        button.dispatchEvent(new Event('click', { bubbles: true }));
         return locked;
       });
     expect(await doublePress(`${rowSelector('cmp_quiet')} button.resume`)).toBe(true);

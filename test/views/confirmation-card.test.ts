@@ -206,7 +206,7 @@ describe.skipIf(!browserAvailable)('the confirmation card in headless Chromium',
     const budget = (listed.structuredContent as { high: Array<{ recommendation_resource_name?: string; recommended_daily_budget_micros?: number }> }).high.find((fact) => fact.recommendation_resource_name)!;
     const apply = { app_id: 'app_demo', campaign_id: 'cmp_demo', recommendation_resource_name: budget.recommendation_resource_name!, recommended_daily_budget_micros: budget.recommended_daily_budget_micros! };
     const warning = await host.harness.client.callTool({ name: 'apply_budget_recommendation', arguments: apply });
-    const shown = warning._meta?.['app-management/view'] as { action: string } | undefined;
+    const shown = warning._meta?.['app-management/view'] as { action: string; cost: string } | undefined;
     expect(shown?.action).toMatch(/daily budget 20\.00 → 35\.00$/);
     expect(shown?.cost).toMatch(/roughly \+456\.00 a month \(about 1064\.00 a month in all\)/);
     const { frames } = await host.open('apply_budget_recommendation', apply, { locale: 'de-DE', result: warning });

@@ -237,7 +237,7 @@ describe.skipIf(!browserAvailable)('the suggestions view in headless Chromium', 
       row.locator(selector).evaluate((button) => {
         (button as unknown as { click(): void }).click();
         const locked = (button as unknown as { disabled: boolean }).disabled;
-        button.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+        button.dispatchEvent(new Event('click', { bubbles: true }));
         return locked;
       });
     expect(await doublePress('.apply')).toBe(true);
