@@ -199,6 +199,12 @@ describe.skipIf(!browserAvailable)('the confirmation card in headless Chromium',
     expect(await card.locator('.cost-value').textContent()).toMatch(/^daily budget 1\.234\.567,89 in the account currency, roughly 37\.530\.863,86 a month; /);
     expect(await card.locator('.details .fields li').nth(2).textContent()).toBe('Daily budget 1.234.567,89 a day');
     expect(await card.locator('.cost-value').textContent()).not.toMatch(/\d\.\d\d(?!\d)/);
+    // A budget with a fraction of a cent is shown as sent, never rounded.
+    const tiny = await host.open('create_ad_campaign', { ...ARGS, daily_budget_micros: 15_000, campaign_name: 'Tiny' }, { locale: 'de-DE' });
+    await tiny.frames[0]!.locator('.amount').waitFor();
+    expect(await tiny.frames[0]!.locator('.amount').textContent()).toBe('Daily budget 0,015 in the account currency');
+    expect(await tiny.frames[0]!.locator('.details .fields li').nth(2).textContent()).toBe('Daily budget 0,015 a day');
+    expect(await tiny.frames[0]!.locator('.cost-value').textContent()).toMatch(/^daily budget 0,015 in the account currency \(under 1,00 a day: /);
   });
 
   it("shows the done summary of a budget applied in the locale's figures, its statuses in words", async () => {

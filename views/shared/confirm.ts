@@ -58,7 +58,7 @@ function field(text: string): Array<Node | string> {
   const [, key, value] = parsed as unknown as [string, string, string];
   const micros = /_micros$/.test(key) && /^\d+(?= |$)/.exec(value);
   const quoted = /^"(.*)"$/s.exec(value)?.[1];
-  const shown = micros ? `${money(Number(micros[0]) / 1_000_000)}${key.includes('daily') ? ' a day' : ''}` : quoted !== undefined ? words(quoted) : forPerson(value);
+  const shown = micros ? `${money(Number(micros[0]) / 1_000_000, true)}${key.includes('daily') ? ' a day' : ''}` : quoted !== undefined ? words(quoted) : forPerson(value);
   return [h('span', { class: 'field-name' }, words(key.replace(/_micros$/, ''))), ' ', ...(quoted !== undefined ? [h('bdi', {}, shown)] : [shown])];
 }
 
@@ -132,7 +132,7 @@ export function confirmationPanel(view: View, warning: ToolResultLike, fallback?
     { class: `confirmation${destructive ? ' destructive' : ''}` },
     h('p', { class: 'kicker' }, 'Needs your approval · nothing sent yet'),
     h('h1', { class: 'action' }, ...said(String(facts.action ?? shown.action ?? 'Approve this call'))),
-    typeof shown.daily_budget === 'number' ? h('p', { class: 'amount' }, 'Daily budget ', h('strong', {}, money(shown.daily_budget)), ' in the account currency') : null,
+    typeof shown.daily_budget === 'number' ? h('p', { class: 'amount' }, 'Daily budget ', h('strong', {}, money(shown.daily_budget, true)), ' in the account currency') : null,
     h('p', { class: 'cost' }, h('span', { class: 'label' }, 'Cost'), ' ', h('span', { class: 'cost-value' }, ...said(String(facts.cost ?? shown.cost ?? 'not stated')))),
     typeof facts.earlier_attempt === 'string' ? h('p', { class: 'earlier' }, 'Earlier attempt: ', ...said(facts.earlier_attempt)) : null,
     request,
