@@ -50,7 +50,7 @@ async function buildView(name) {
     charset: 'utf8',
     logLevel: 'silent',
   });
-  const code = result.outputFiles[0].text.replace(/<\/script/gi, '<\\/script');
+  const code = tabbed(result.outputFiles[0].text).replace(/<\/script/gi, '<\\/script');
   // The style without its comments and spaces (the script stays as written, for review): pages stay under the limit.
   const css = await transform(`${source('shared/base.css')}\n${source(`${name}.css`)}`, { loader: 'css', minifyWhitespace: true, logLevel: 'silent' });
   const style = css.code.trim().replace(/<\/style/gi, '<\\/style');
@@ -64,6 +64,17 @@ async function buildView(name) {
     .replace('<!--BODY-->', () => body.trimEnd())
     .replace('/*STYLE*/', () => style)
     .replace('<!--SCRIPT-->', () => scripts);
+}
+
+/**
+ * The script indented with a tab per level instead of esbuild's two spaces: as readable, and each page
+ * keeps about 1 KB more under the limit. A line break inside a template literal would be part of a
+ * string, so a script that has one is refused rather than changed.
+ */
+function tabbed(code) {
+  const lines = code.split('\n');
+  if (lines.some((line) => (line.replace(/\\./g, '').match(/`/g)?.length ?? 0) % 2 === 1)) throw new Error('a view script has a template literal over several lines: its indentation cannot be rewritten safely');
+  return lines.map((line) => line.replace(/^(?: {2})+/, (indent) => '\t'.repeat(indent.length / 2))).join('\n');
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -42,7 +42,7 @@ function heading(view: View, list: List): HTMLElement {
   return h(
     'header',
     {},
-    h('h1', {}, `${count(total)} campaign${total === 1 ? '' : 's'} on app ${list.appId}`),
+    h('h1', {}, `${count(total)} campaign${total === 1 ? '' : 's'} on app `, named(list.appId)),
     h('p', { class: 'muted count' }, `Most spend first.${shown}${more}`),
     list.rows.length > LONG_LIST ? view.fullscreenButton() : null,
   );
@@ -71,7 +71,7 @@ function rowElement(view: View, list: List, row: Row, place: Place): HTMLTableRo
       'td',
       { class: 'campaign' },
       named(row.name || '(no name)', 'name'),
-      h('span', { class: 'muted meta' }, `${words(row.type)} · ${row.campaign_id}`),
+      h('span', { class: 'muted meta' }, `${words(row.type)} · `, named(row.campaign_id)),
       h('div', { class: 'state' }, h('span', { class: 'status', 'data-status': row.status }, words(row.status)), actionFor(view, list.appId, row, place)),
     ),
     h('td', { class: 'number budget', 'data-label': 'Budget a day' }, row.daily_budget !== undefined ? money(row.daily_budget) : 'not given'),

@@ -7,12 +7,12 @@
 // week grid (grid.ts) and the hand-over of approved posts (hand-over.ts).
 import { startView, type View } from './shared/app.js';
 import { kindOf, outcome } from './shared/confirm.js';
-import { byId, h } from './shared/dom.js';
+import { byId, h, named } from './shared/dom.js';
 import { calendarOf, count, records, text, type Calendar } from './social-calendar/calendar.js';
 import { APPROVED, dayItem, navigation, plural, untimed, weekState, type WeekActions } from './social-calendar/grid.js';
 import { waitingBanner } from './social-calendar/hand-over.js';
 import { load, weekPosts } from './social-calendar/loading.js';
-import { dateTime } from './shared/format.js';
+import { count as figure, dateTime } from './shared/format.js';
 import { dayKey, dayStart } from './social-calendar/weeks.js';
 
 const main = byId('calendar');
@@ -20,18 +20,20 @@ const main = byId('calendar');
 /** What the person reads first: the counts, the approved posts waiting, and the button that hands them over. */
 function header(calendar: Calendar, view: View): HTMLElement {
   const { facts } = calendar;
-  const statuses = records(facts.by_status).map((item) => `${count(item.count) ?? 0} ${text(item.name)}`);
+  // Statuses and filters are the service's and the model's text: each isolated for right-to-left text.
+  const statuses = records(facts.by_status).map((item) => [`${figure(count(item.count) ?? 0)} `, named(text(item.name))]);
   const total = count(facts.total);
-  const scope = Object.entries(calendar.filters).map(([key, value]) => `${key} ${value}`);
-  if (calendar.from !== undefined) scope.push(`from ${dateTime(calendar.from)}`);
-  if (calendar.until !== undefined) scope.push(`until ${dateTime(calendar.until)} (excluded)`);
+  const scope = Object.entries(calendar.filters).map(([key, value]) => [`${key} `, named(value)]);
+  if (calendar.from !== undefined) scope.push([`from ${dateTime(calendar.from)}`]);
+  if (calendar.until !== undefined) scope.push([`until ${dateTime(calendar.until)} (excluded)`]);
+  const list = (parts: Array<Array<Node | string>>) => parts.flatMap((part, index) => [index ? ', ' : '', ...part]);
   return h(
     'header',
     {},
-    h('h1', {}, 'Social calendar', calendar.appId ? h('span', { class: 'app' }, ` · ${calendar.appId}`) : null),
+    h('h1', {}, 'Social calendar', calendar.appId ? h('span', { class: 'app' }, ' · ', named(calendar.appId)) : null),
     view.fullscreenButton(),
-    total === undefined ? null : h('p', { class: 'muted totals' }, `${plural(total, 'post')} on the calendar${statuses.length ? `: ${statuses.join(', ')}` : ''}.`),
-    scope.length ? h('p', { class: 'muted scope' }, `Listed: ${scope.join(', ')}.`) : null,
+    total === undefined ? null : h('p', { class: 'muted totals' }, `${plural(total, 'post')} on the calendar${statuses.length ? ': ' : ''}`, ...list(statuses), '.'),
+    scope.length ? h('p', { class: 'muted scope' }, 'Listed: ', ...list(scope), '.') : null,
     waitingBanner(calendar),
   );
 }
@@ -55,7 +57,7 @@ function showWeek(calendar: Calendar): void {
     'section',
     { class: 'week-section', 'data-week': dayKey(calendar.week) },
     navigation(calendar, actions),
-    h('p', { class: 'week-summary' }, `This week: ${plural(posts.length, 'post')}${load?.skip ? ' so far' : ''}${waiting ? `, ${waiting} approved not handed over` : ''}.`),
+    h('p', { class: 'week-summary' }, `This week: ${plural(posts.length, 'post')}${load?.skip ? ' so far' : ''}${waiting ? `, ${figure(waiting)} approved not handed over` : ''}.`),
     h('ol', { class: 'week' }, ...days.map((day) => dayItem(calendar, day, posts))),
     weekState(calendar, load, actions),
     untimed(calendar),

@@ -6,7 +6,7 @@
 // (list.ts), the paging with its look-back (paging.ts), one row (rows.ts) and its actions (actions.ts).
 import { startView, type ToolResultLike, type View } from './shared/app.js';
 import { kindOf, outcome } from './shared/confirm.js';
-import { byId, h } from './shared/dom.js';
+import { byId, h, named } from './shared/dom.js';
 import { LABELS, pageOf, SEVERITIES, type List } from './suggestions/list.js';
 import { append } from './suggestions/paging.js';
 
@@ -44,7 +44,7 @@ function render(result: ToolResultLike, view: View): void {
     ? []
     : [h('p', { class: 'muted notice' }, 'None came from the ad platform (adnet): it may have been unreachable, and the answer does not say so; opening the list again later may add them.')];
   main.replaceChildren(
-    h('h1', {}, `Suggestions for campaign ${page.campaignId}`),
+    h('h1', {}, 'Suggestions for campaign ', named(page.campaignId)),
     list.summary,
     ...(page.count > LONG_LIST ? [view.fullscreenButton()].filter((button) => button !== null) : []),
     ...notice,

@@ -23,6 +23,8 @@ interface Opening {
   timeZone?: string;
   /** The frame's width in CSS pixels: a chat column is narrow. */
   width: number;
+  /** The most height the host gives the frame (containerDimensions.maxHeight): the view scrolls inside beyond it. */
+  maxHeight?: number;
   /** The time the view's clock reads, standing still (the tests' sandbox time), when given. */
   now?: number;
 }
@@ -34,6 +36,8 @@ interface Opened {
   early: string[];
   /** The display modes the view declared at ui/initialize. */
   modes?: string[];
+  /** Every tools/call the view sent through the host, in order, with its arguments as sent. */
+  calls: Array<{ name: string; arguments: Record<string, unknown> }>;
 }
 
 declare global {
@@ -55,19 +59,19 @@ window.openView = async (opening) => {
   frame.setAttribute('title', opening.tool.name);
   frame.style.cssText = `display:block;border:0;width:${opening.width}px;height:200px;background:transparent`;
   document.body.append(frame);
-  const record: Opened = { told: [], early: [] };
+  const record: Opened = { told: [], early: [], calls: [] };
   window.opened.push(record);
   const context = {
     theme: opening.theme,
     displayMode: 'inline' as const,
     availableDisplayModes: ['inline', 'fullscreen'] as Array<'inline' | 'fullscreen'>,
-    containerDimensions: { maxWidth: opening.width },
+    containerDimensions: { maxWidth: opening.width, ...(opening.maxHeight ? { maxHeight: opening.maxHeight } : {}) },
     locale: opening.locale ?? 'en-US',
     timeZone: opening.timeZone ?? 'UTC',
     ...(opening.variables ? { styles: { variables: opening.variables as McpUiStyles } } : {}),
   };
   const resize = (height: number | undefined) => {
-    if (height !== undefined) frame.style.height = `${Math.ceil(height)}px`;
+    if (height !== undefined) frame.style.height = `${Math.ceil(Math.min(height, opening.maxHeight ?? Infinity))}px`;
   };
   const page = opening.now === undefined ? opening : { ...opening, html: opening.html.replace('<head>', `<head><script>${standingClock(opening.now)}</script>`) };
   if (opening.host === 'strict') await strictHost(frame, page, context, record, resize);
@@ -86,7 +90,10 @@ function standingClock(now: number): string {
 async function bridgeHost(frame: HTMLIFrameElement, opening: Opening, context: object, record: Opened, resize: (height?: number) => void): Promise<void> {
   const view = frame.contentWindow!;
   const bridge = new AppBridge(null, { name: 'test-host', version: '1.0.0' }, { serverTools: {}, updateModelContext: { text: {} } }, { hostContext: { ...context, toolInfo: { tool: opening.tool } } });
-  bridge.oncalltool = (params) => window.hostCallTool({ name: params.name, arguments: params.arguments ?? {} });
+  bridge.oncalltool = (params) => {
+    record.calls.push({ name: params.name, arguments: params.arguments ?? {} });
+    return window.hostCallTool({ name: params.name, arguments: params.arguments ?? {} });
+  };
   bridge.onsizechange = ({ height }) => resize(height);
   bridge.onupdatemodelcontext = async (params) => {
     record.told.push(...(params.content ?? []).map((part) => (part.type === 'text' ? part.text : '')));
@@ -131,7 +138,11 @@ async function strictHost(frame: HTMLIFrameElement, opening: Opening, context: o
       return;
     }
     if (method === 'ui/notifications/size-changed') return resize(params.height as number | undefined);
-    if (method === 'tools/call') return send({ id, result: await window.hostCallTool({ name: params.name as string, arguments: (params.arguments as Record<string, unknown> | undefined) ?? {} }) });
+    if (method === 'tools/call') {
+      const call = { name: params.name as string, arguments: (params.arguments as Record<string, unknown> | undefined) ?? {} };
+      record.calls.push(call);
+      return send({ id, result: await window.hostCallTool(call) });
+    }
     if (method === 'ui/update-model-context') {
       record.told.push(...((params.content as Array<{ text?: string }> | undefined) ?? []).map((part) => part.text ?? ''));
       return send({ id, result: {} });

@@ -30,6 +30,8 @@ export const CHAT_WIDTH = 420;
  * (a side panel at full size): docs/views.md's widths, read from it so the doc and the tests agree.
  */
 export const [NARROW_WIDTH, WIDE_WIDTH] = docFigures('docs/views.md', /in light and dark, at (\d+) and (\d+) px, [^.]*; at \1 px no element is wider than the frame \(each view's test\)/) as [number, number];
+/** A host that gives a view little height (containerDimensions.maxHeight), as an inline frame on a small screen: docs/views.md's. */
+export const [SHORT_HEIGHT] = docFigures('docs/views.md', /Each view's test opens it in a host that gives (\d+) px at chat width/) as [number];
 
 /** axe-core, injected into each view's frame to check it (test/views/*.test.ts). */
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -105,9 +107,14 @@ export interface HostPage {
   /** Writes docs/views/NAME-THEME.png (NAME-360-THEME.png at 360 px): the n-th frame as the person sees it. */
   screenshot(name: string, theme: Theme, index?: number): Promise<void>;
   /** What the n-th view told the model (ui/update-model-context), and what it sent the strict host too early. */
-  record(index?: number): Promise<{ told: string[]; early: string[]; modes?: string[] }>;
+  record(index?: number): Promise<Recorded>;
   /** axe-core's WCAG 2.2 A and AA violations in the n-th frame, as "rule: element" lines. */
   axe(index?: number): Promise<string[]>;
+  /**
+   * The n-th frame's first screen, before any scrolling: the selectors whose first element is missing
+   * or ends below the frame's height, and whether the rest of the page is reached by scrolling inside the frame.
+   */
+  firstScreen(selectors: string[], index?: number): Promise<{ height: number; outside: string[]; scrolls: boolean }>;
   /** The elements of the n-th frame that reach past its width (nothing may be cut off). */
   overflow(index?: number): Promise<string[]>;
   /** Removes every view from the page, for the next test on the same page and server. */
@@ -118,6 +125,18 @@ export interface HostPage {
   close(): Promise<void>;
 }
 
+/** What the test host recorded of one view (views/test-host.ts). */
+export interface Recorded {
+  told: string[];
+  early: string[];
+  modes?: string[];
+  /** Every tools/call the view sent through the host, with its arguments as sent. */
+  calls: Array<{ name: string; arguments: Record<string, unknown> }>;
+}
+
+/** The view's calls of `tool` through the host that carried `confirm: true`: what one press of a card may send once. */
+export const confirmations = (recorded: Recorded, tool?: string) => recorded.calls.filter((call) => call.arguments.confirm === true && (tool === undefined || call.name === tool));
+
 export interface OpenOptions {
   copies?: number;
   theme?: Theme;
@@ -125,6 +144,8 @@ export interface OpenOptions {
   /** "strict": no toolInfo, no tool input, nothing accepted before initialized (views/test-host.ts). */
   host?: 'bridge' | 'strict';
   width?: number;
+  /** The host's containerDimensions.maxHeight: the frame grows to it at most, and the view scrolls inside. */
+  maxHeight?: number;
   locale?: string;
   timeZone?: string;
   /** The host cancels the call instead of handing over its result. */
@@ -185,7 +206,7 @@ export async function hostPage(browsing: Browsing, options: { harness?: Harness;
     },
     requested,
     posts: () => harness.sandbox.requests.filter((request) => request.method === 'POST').length,
-    async open(tool, args, { copies = 1, theme = 'light', variables, host = 'bridge', width = CHAT_WIDTH, locale, timeZone, cancelled = false, result: given } = {}) {
+    async open(tool, args, { copies = 1, theme = 'light', variables, host = 'bridge', width = CHAT_WIDTH, maxHeight, locale, timeZone, cancelled = false, result: given } = {}) {
       const described = (listing ??= (await harness.client.listTools()).tools).find((candidate) => candidate.name === tool);
       expect(described, `${tool} in tools/list`).toBeDefined();
       const uri = (described!._meta?.ui as { resourceUri?: string } | undefined)?.resourceUri;
@@ -206,6 +227,7 @@ export async function hostPage(browsing: Browsing, options: { harness?: Harness;
           locale,
           timeZone,
           width,
+          maxHeight,
           // The view's clock reads the sandbox's, which stands still: a warning lapses ten minutes ahead, as for a person.
           now: harness.sandbox.clock.now(),
         })) as number;
@@ -240,12 +262,29 @@ export async function hostPage(browsing: Browsing, options: { harness?: Harness;
       await harness.close();
       harness = next;
     },
-    record: (index = 0) => page.evaluate((at) => (globalThis as unknown as { opened: Array<{ told: string[]; early: string[]; modes?: string[] }> }).opened[at]!, index),
+    record: (index = 0) => page.evaluate((at) => (globalThis as unknown as { opened: Recorded[] }).opened[at]!, index),
     async axe(index = 0) {
       const frame = frameOf(page, index);
       await frame.evaluate(AXE_SOURCE);
       const violations = (await frame.evaluate(`axe.run(document, { runOnly: { type: 'tag', values: ${JSON.stringify(WCAG_AA)} }, resultTypes: ['violations'] }).then((r) => r.violations.flatMap((v) => v.nodes.map((n) => v.id + ': ' + n.target.join(' ') + ' ' + (n.any[0]?.message ?? ''))))`)) as string[];
       return violations;
+    },
+    async firstScreen(selectors, index = 0) {
+      // The frame's height follows the view's size report, up to the host's maxHeight; two animation frames let it settle.
+      await page.evaluate('new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))');
+      return frameOf(page, index).evaluate(`(() => {
+        const root = document.scrollingElement;
+        const height = root.clientHeight;
+        root.scrollTop = 0;
+        const outside = ${JSON.stringify(selectors)}.filter((selector) => {
+          const element = document.querySelector(selector);
+          return !element || element.getBoundingClientRect().bottom > height;
+        });
+        root.scrollTop = root.scrollHeight;
+        const scrolls = root.scrollTop > 0;
+        root.scrollTop = 0;
+        return { height, outside, scrolls };
+      })()`) as Promise<{ height: number; outside: string[]; scrolls: boolean }>;
     },
     overflow: (index = 0) =>
       frameOf(page, index).evaluate(`(() => {

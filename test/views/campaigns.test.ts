@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DAYS_PER_MONTH } from '../../src/tools/format.js';
 import { connect } from '../helpers.js';
 import { listRow } from '../tools/campaigns/fixtures.js';
-import { browserAvailable, frameOf, HOST_VARIABLES, hostPage, NARROW_WIDTH, startBrowser, UI_CAPABILITIES, viewHarness, WIDE_WIDTH, type Browsing, type HostPage } from './browser.js';
+import { browserAvailable, confirmations, frameOf, HOST_VARIABLES, hostPage, NARROW_WIDTH, SHORT_HEIGHT, startBrowser, UI_CAPABILITIES, viewHarness, WIDE_WIDTH, type Browsing, type HostPage } from './browser.js';
 
 const APP = 'app_demo';
 const LIST_PATH = `/api/apps/${APP}/adnet-ads/campaigns`;
@@ -172,20 +172,27 @@ describe.skipIf(!browserAvailable)('the campaigns view in headless Chromium', ()
     expect(posts(host, 'pause')).toBe(1);
   });
 
-  it('resumes through the confirmation panel: nothing is sent before Approve, and Approve pressed twice sends one resume', async () => {
+  it('resumes through the confirmation panel: nothing is sent before Approve; Resume and Approve each lock on the first press, so the host sees one warning call and one confirm: true', async () => {
     await host.harness.call('pause_ad_campaign', { app_id: APP, campaign_id: 'cmp_quiet' });
-    const { frames } = await host.open('list_ad_campaigns', { app_id: APP });
+    const { frames, index } = await host.open('list_ad_campaigns', { app_id: APP });
     const view = frames[0]!;
-    await view.locator(`${rowSelector('cmp_quiet')} button.resume`).click();
+    const args = { app_id: APP, campaign_id: 'cmp_quiet' };
+    // Each button pressed twice before any answer: a click, then an event dispatched to it (which reaches a disabled button's listeners).
+    const doublePress = (selector: string) =>
+      view.locator(selector).evaluate((button) => {
+        (button as unknown as { click(): void }).click();
+        const locked = (button as unknown as { disabled: boolean }).disabled;
+        button.dispatchEvent(new Event('click', { bubbles: true }));
+        return locked;
+      });
+    expect(await doublePress(`${rowSelector('cmp_quiet')} button.resume`)).toBe(true);
     await view.locator('tr.detail .approve').waitFor();
+    expect((await host.record(index)).calls).toEqual([{ name: 'resume_ad_campaign', arguments: args }]);
     expect(await view.locator('tr.detail .cost-value').textContent()).toContain('10.00');
     expect(posts(host, 'resume')).toBe(0);
-    // Two presses before any answer can come back (the card folds once it has the answer).
-    await view.locator('tr.detail .approve').evaluate((button) => {
-      (button as unknown as { click(): void }).click();
-      (button as unknown as { click(): void }).click();
-    });
+    expect(await doublePress('tr.detail .approve')).toBe(true);
     await view.locator('tr.detail .outcome').waitFor();
+    expect(confirmations(await host.record(index))).toEqual([{ name: 'resume_ad_campaign', arguments: { ...args, confirm: true } }]);
     expect(await view.locator('tr.detail .outcome-title').textContent()).toBe('Done');
     await expect.poll(() => view.locator(`${rowSelector('cmp_quiet')} .status`).textContent()).toBe('Enabled');
     expect(posts(host, 'resume')).toBe(1);
@@ -236,6 +243,19 @@ describe.skipIf(!browserAvailable)('the campaigns view in headless Chromium', ()
     await card.locator('.activity .approve').click();
     await expect.poll(() => card.locator('.campaign-card .status').getAttribute('data-status')).toBe('ENABLED');
     expect(posts(host, 'resume')).toBe(1);
+  });
+
+  it("fits its first screen in a host's small maxHeight: the heading, the fullscreen button and the first campaign at once, the rest by scrolling; the app and ids isolated", async () => {
+    const { frames, index } = await host.open('list_ad_campaigns', { app_id: APP, include_metrics: true }, { maxHeight: SHORT_HEIGHT });
+    const view = frames[0]!;
+    await view.locator('table.campaigns').waitFor();
+    expect(await host.firstScreen(['h1', 'button.fullscreen', 'tbody tr'], index)).toEqual({ height: SHORT_HEIGHT, outside: [], scrolls: true });
+    expect(await view.locator('h1 bdi').textContent()).toBe(APP);
+    expect(await view.locator('tbody tr .meta bdi').first().textContent()).toMatch(/^cmp_/);
+    // A host that gives the list its height offers no fullscreen for two campaigns.
+    const tall = await host.open('list_ad_campaigns', { app_id: APP, include_metrics: true }, { maxHeight: 2_000 });
+    await tall.frames[0]!.locator('table.campaigns').waitFor();
+    expect(await tall.frames[0]!.locator('button.fullscreen').count()).toBe(0);
   });
 
   it("shows a failed read as the server's error text, with no table and no button", async () => {

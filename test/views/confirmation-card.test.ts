@@ -2,7 +2,7 @@ import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/http.js';
 import { connect } from '../helpers.js';
-import { browserAvailable, frameOf, HOST_VARIABLES, hostPage, NARROW_WIDTH, startBrowser, UI_CAPABILITIES, WIDE_WIDTH, type Browsing, type HostPage } from './browser.js';
+import { browserAvailable, confirmations, frameOf, HOST_VARIABLES, hostPage, NARROW_WIDTH, SHORT_HEIGHT, startBrowser, UI_CAPABILITIES, WIDE_WIDTH, type Browsing, type HostPage } from './browser.js';
 
 const ARGS = {
   app_id: 'app_demo',
@@ -41,9 +41,13 @@ describe.skipIf(!browserAvailable)('the confirmation card in headless Chromium',
     const card = frames[0]!;
     const facts = result.structuredContent as { action: string; cost: string };
     const shown = result._meta?.['app-management/view'] as { details: string[]; expires_at: string };
-    await expect.poll(() => card.locator('.action').textContent()).toBe(facts.action);
+    // The gate's action line for a person: the campaign type in words.
+    expect(facts.action).toContain('Create SMART ad campaign');
+    await expect.poll(() => card.locator('.action').textContent()).toBe(facts.action.replace('SMART', 'smart'));
     expect(await card.locator('.kicker').textContent()).toBe('Needs your approval · nothing sent yet');
     expect(await card.locator('.amount').textContent()).toBe('Daily budget 5.00 in the account currency');
+    // The gate's cost sentence, its amounts as the locale writes them (en-US: grouped, two decimals).
+    expect(facts.cost).toMatch(/^daily budget 5\.00 in the account currency, roughly 152\.00 a month; real money once it serves\./);
     expect(await card.locator('.cost-value').textContent()).toBe(facts.cost);
     // Every line of the warning: the request's fields ("- name: value") for a person, nested under the line that introduces them,
     // and every line exactly as the gate wrote it behind "Exactly as written".
@@ -79,12 +83,26 @@ describe.skipIf(!browserAvailable)('the confirmation card in headless Chromium',
     expect(record.told).toEqual([expect.stringMatching(/^The person approved create_ad_campaign in the confirmation card\. Done: Created campaign cmp_\w+/)]);
   });
 
-  it('sends exactly one POST when the button is clicked twice', async () => {
-    const { frames } = await host.open('create_ad_campaign', { ...ARGS, campaign_name: 'Approve twice' });
+  it('locks on the first press: both buttons disabled at once, and a double press sends the host one call with confirm: true', async () => {
+    const { frames, index } = await host.open('create_ad_campaign', { ...ARGS, campaign_name: 'Approve twice' });
     const card = frames[0]!;
     await card.locator('.approve').waitFor();
-    await frameOf(host.page).evaluate(`(() => { const button = document.querySelector('.approve'); button.click(); button.click(); })()`);
-    await card.locator('.outcome').waitFor();
+    // A second press, before any answer, as a click and as an event dispatched to the button (which reaches a disabled button's listeners).
+    const locked = await frameOf(host.page, index).evaluate(`(() => {
+      const approve = document.querySelector('.approve');
+      approve.click();
+      const locked = [approve.disabled, document.querySelector('.cancel').disabled];
+      approve.click();
+      approve.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+      document.querySelector('.cancel').dispatchEvent(new MouseEvent('click', { bubbles: true }));
+      return locked;
+    })()`);
+    expect(locked).toEqual([true, true]);
+    // Every press was dispatched before the first answer: once an outcome shows, the host has seen every call.
+    await card.locator('.outcome').first().waitFor();
+    const record = await host.record(index);
+    expect(confirmations(record)).toEqual([{ name: 'create_ad_campaign', arguments: { ...ARGS, campaign_name: 'Approve twice', confirm: true } }]);
+    expect(record.calls).toHaveLength(1);
     expect(await card.locator('.outcome-title').textContent()).toBe('Done');
     expect(posts()).toBe(1);
   });
@@ -170,12 +188,61 @@ describe.skipIf(!browserAvailable)('the confirmation card in headless Chromium',
     expect(await frames[0]!.locator('.approve').count()).toBe(0);
   });
 
-  it("follows the host's locale and time zone", async () => {
-    const { frames } = await host.open('create_ad_campaign', { ...ARGS, daily_budget_micros: 1_234_567_890_000, campaign_name: 'Berlin' }, { locale: 'de-DE', timeZone: 'Europe/Berlin' });
+  it("follows the host's locale and time zone: every amount the card shows (the budget, the cost sentence, the fields, the outcome) as the locale writes it", async () => {
+    const { result, frames } = await host.open('create_ad_campaign', { ...ARGS, daily_budget_micros: 1_234_567_890_000, campaign_name: 'Berlin' }, { locale: 'de-DE', timeZone: 'Europe/Berlin' });
     const card = frames[0]!;
     await card.locator('.amount').waitFor();
     expect(await card.locator('.amount').textContent()).toBe('Daily budget 1.234.567,89 in the account currency');
     expect(await card.locator('.expiry').textContent()).toBe('Approve by 10:10 MEZ, when the warning lapses.');
+    // The gate writes its amounts for the model ("1234567.89"); the card, for the person.
+    expect((result.structuredContent as { cost: string }).cost).toContain('daily budget 1234567.89 in the account currency, roughly 37530863.86 a month');
+    expect(await card.locator('.cost-value').textContent()).toMatch(/^daily budget 1\.234\.567,89 in the account currency, roughly 37\.530\.863,86 a month; /);
+    expect(await card.locator('.details .fields li').nth(2).textContent()).toBe('Daily budget 1.234.567,89 a day');
+    expect(await card.locator('.cost-value').textContent()).not.toMatch(/\d\.\d\d(?!\d)/);
+    // A budget with a fraction of a cent is shown as sent, never rounded.
+    const tiny = await host.open('create_ad_campaign', { ...ARGS, daily_budget_micros: 15_000, campaign_name: 'Tiny' }, { locale: 'de-DE' });
+    await tiny.frames[0]!.locator('.amount').waitFor();
+    expect(await tiny.frames[0]!.locator('.amount').textContent()).toBe('Daily budget 0,015 in the account currency');
+    expect(await tiny.frames[0]!.locator('.details .fields li').nth(2).textContent()).toBe('Daily budget 0,015 a day');
+    expect(await tiny.frames[0]!.locator('.cost-value').textContent()).toMatch(/^daily budget 0,015 in the account currency \(under 1,00 a day: /);
+  });
+
+  it("shows the done summary of a budget applied in the locale's figures, its statuses in words", async () => {
+    const listed = await host.harness.client.callTool({ name: 'list_campaign_suggestions', arguments: { app_id: 'app_demo', campaign_id: 'cmp_demo' } });
+    const budget = (listed.structuredContent as { high: Array<{ recommendation_resource_name?: string; recommended_daily_budget_micros?: number }> }).high.find((fact) => fact.recommendation_resource_name)!;
+    const apply = { app_id: 'app_demo', campaign_id: 'cmp_demo', recommendation_resource_name: budget.recommendation_resource_name!, recommended_daily_budget_micros: budget.recommended_daily_budget_micros! };
+    const warning = await host.harness.client.callTool({ name: 'apply_budget_recommendation', arguments: apply });
+    const shown = warning._meta?.['app-management/view'] as { action: string; cost: string } | undefined;
+    expect(shown?.action).toMatch(/daily budget 20\.00 → 35\.00$/);
+    expect(shown?.cost).toMatch(/roughly \+456\.00 a month \(about 1064\.00 a month in all\)/);
+    const { frames } = await host.open('apply_budget_recommendation', apply, { locale: 'de-DE', result: warning });
+    const card = frames[0]!;
+    expect(await card.locator('.action').textContent()).toMatch(/daily budget 20,00 → 35,00$/);
+    expect(await card.locator('.cost-value').textContent()).toMatch(/roughly \+456,00 a month \(about 1\.064,00 a month in all\)/);
+    await card.locator('.approve').click();
+    await card.locator('.outcome').waitFor();
+    expect(await card.locator('.outcome-line').textContent()).toBe('Done: Applied the recommendation; daily budget now 35,00.');
+    const created = await host.open('create_ad_campaign', { ...ARGS, campaign_name: 'Statuses' });
+    await created.frames[0]!.locator('.approve').click();
+    await created.frames[0]!.locator('.outcome').waitFor();
+    expect(await created.frames[0]!.locator('.outcome-text').textContent()).toMatch(/^Created campaign cmp_\w+, status (enabled|paused)\.$/);
+  });
+
+  it("fits its first screen in a host's small maxHeight: the action, cost and buttons at once, what will be sent folded behind a disclosure", async () => {
+    const { frames, index } = await host.open('create_ad_campaign', { ...ARGS, campaign_name: 'Short host' }, { maxHeight: SHORT_HEIGHT });
+    const card = frames[0]!;
+    await card.locator('.approve').waitFor();
+    expect(await host.firstScreen(['.action', '.amount', '.cost', '.expiry', '.approve', '.cancel'], index)).toMatchObject({ outside: [] });
+    expect(await card.locator('details.request').getAttribute('open')).toBeNull();
+    // The disclosure opens to every field, and the page then scrolls inside the host's height.
+    await card.locator('details.request > summary').click();
+    await card.locator('.details .fields li').first().waitFor();
+    expect(await card.locator('.details .fields li').count()).toBe(4);
+    expect(await host.firstScreen(['.action'], index)).toEqual({ height: SHORT_HEIGHT, outside: [], scrolls: true });
+    // A host that gives the height the card needs sees the request open.
+    const tall = await host.open('create_ad_campaign', { ...ARGS, campaign_name: 'Tall host' }, { maxHeight: 2_000 });
+    await tall.frames[0]!.locator('.approve').waitFor();
+    expect(await tall.frames[0]!.locator('details.request').getAttribute('open')).toBe('');
   });
 
   it('has no WCAG 2.2 AA violation, light and dark, at 360 and 720 px, with and without host variables, before and after deciding; nothing is cut off at 360 px', async () => {

@@ -4,7 +4,7 @@ import { DEFAULT_POSTS } from '../../src/sandbox/default-world-social.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/http.js';
 import { parseWorld, type WorldInput } from '../../src/sandbox/world.js';
 import { connect } from '../helpers.js';
-import { browserAvailable, frameOf, HOST_VARIABLES, hostPage, NARROW_WIDTH, startBrowser, UI_CAPABILITIES, viewHarness, WIDE_WIDTH, type Browsing, type HostPage } from './browser.js';
+import { browserAvailable, frameOf, HOST_VARIABLES, hostPage, NARROW_WIDTH, SHORT_HEIGHT, startBrowser, UI_CAPABILITIES, viewHarness, WIDE_WIDTH, type Browsing, type HostPage } from './browser.js';
 
 type FrameLocator = import('playwright-core').Frame;
 
@@ -246,6 +246,35 @@ describe.skipIf(!browserAvailable)('the social calendar in headless Chromium', (
       expect((await view.locator('.scope').textContent())?.replace(/\u202f/g, ' ')).toBe('Listed: from Nov 9, 2026, 12:00 AM UTC, until Nov 16, 2026, 12:00 AM UTC (excluded).');
       expect((await shownWeek(view)).map(({ id, day }) => ({ id, day }))).toEqual(facts.posts.map(expectedOf).map(({ id, day }) => ({ id, day })));
       expect(await view.locator('.waiting-count').textContent()).toBe(String(facts.approved_waiting));
+    } finally {
+      await opened.close();
+    }
+  });
+
+  it("isolates the model's filters, the service's status names and the app for right-to-left text", async () => {
+    const opened = await calendarHost(browsing);
+    try {
+      const filter = 'מאושר';
+      const { result, frames } = await opened.host.open('list_social_posts', { ...APP, status: filter, platform: 'instagram' });
+      const view = frames[0]!;
+      await view.locator('.scope').waitFor();
+      expect(await view.locator('.scope').textContent()).toBe(`Listed: status ${filter}, platform instagram.`);
+      expect(await view.locator('.scope bdi').allTextContents()).toEqual([filter, 'instagram']);
+      const statuses = (result.structuredContent as { by_status: Array<{ name: string }> }).by_status.map((item) => item.name);
+      expect(statuses.length).toBeGreaterThan(0);
+      expect(await view.locator('.totals bdi').allTextContents()).toEqual(statuses);
+      expect(await view.locator('h1 .app bdi').textContent()).toBe('app_demo');
+    } finally {
+      await opened.close();
+    }
+  });
+
+  it("fits its first screen in a host's small maxHeight: the counts, the approved posts waiting and the button that hands them over at once, the week by scrolling", async () => {
+    const opened = await calendarHost(browsing);
+    try {
+      const { frames, index } = await opened.host.open('list_social_posts', APP, { maxHeight: SHORT_HEIGHT });
+      await frames[0]!.locator('.week').waitFor();
+      expect(await opened.host.firstScreen(['h1', 'button.fullscreen', '.totals', '.waiting-count', 'button.hand-over'], index)).toEqual({ height: SHORT_HEIGHT, outside: [], scrolls: true });
     } finally {
       await opened.close();
     }

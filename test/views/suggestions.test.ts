@@ -4,7 +4,7 @@ import { startSandbox, type Sandbox } from '../../src/sandbox/http.js';
 import { parseWorld, type WorldInput } from '../../src/sandbox/world.js';
 import { connect, type Harness } from '../helpers.js';
 import type { Frame } from 'playwright-core';
-import { browserAvailable, frameOf, HOST_VARIABLES, hostPage, NARROW_WIDTH, startBrowser, UI_CAPABILITIES, viewHarness, WIDE_WIDTH, type Browsing, type HostPage } from './browser.js';
+import { browserAvailable, confirmations, frameOf, HOST_VARIABLES, hostPage, NARROW_WIDTH, SHORT_HEIGHT, startBrowser, UI_CAPABILITIES, viewHarness, WIDE_WIDTH, type Browsing, type HostPage } from './browser.js';
 
 const DEMO = { app_id: 'app_demo', campaign_id: 'cmp_demo' };
 const MANY = { app_id: 'app_demo', campaign_id: 'cmp_many' };
@@ -102,7 +102,7 @@ describe.skipIf(!browserAvailable)('the suggestions view in headless Chromium', 
   }
   const seeded = (recommendations: Recommendation[]) => fresh(recommendations);
 
-  it('shows every suggestion of a real result under its severity, with the title and description the sandbox holds', async () => {
+  it('shows every suggestion of a real result under its severity, with the title and description the sandbox holds, and says which actions are done in the service', async () => {
     await fresh();
     const { result, frames } = await host.open('list_campaign_suggestions', DEMO);
     const view = frames[0]!;
@@ -128,6 +128,15 @@ describe.skipIf(!browserAvailable)('the suggestions view in headless Chromium', 
     expect(await budgetRow.locator('.source').textContent()).toBe(`Ad platform (adnet) · ${words('CAMPAIGN_BUDGET')}`);
     expect(await view.locator('.apply').evaluateAll((buttons) => buttons.map((button) => button.closest('.suggestion')!.getAttribute('data-id')))).toEqual([BUDGET_REC]);
     expect(await view.locator(`.suggestion[data-id="${FOREIGN_BUDGET_REC}"] .elsewhere`).count()).toBe(1);
+    // Every action no tool carries out (the service's edit_budget, improve_assets, …) says so, with no button that cannot act.
+    const inService = SEVERITIES.flatMap((severity) => (facts[severity] as Array<{ id: string; action?: string; recommendation_resource_name?: string }>).filter((fact) => fact.action && !fact.recommendation_resource_name));
+    expect(inService.map((fact) => fact.action)).toContain('edit_budget');
+    for (const fact of inService) {
+      const row = view.locator(`.suggestion[data-id="${fact.id}"]`);
+      expect(await row.locator('.in-service').textContent()).toBe('Done in the service: no button here does it.');
+      expect(await row.locator('button:not(.dismiss)').count()).toBe(0);
+    }
+    expect(await view.locator('.in-service').count()).toBe(inService.length);
     expect(await view.locator('.summary').textContent()).toContain(`${held.length} suggestions`);
     expect(await view.locator('.more').count()).toBe(0);
     await host.screenshot('suggestions', 'light');
@@ -219,19 +228,27 @@ describe.skipIf(!browserAvailable)('the suggestions view in headless Chromium', 
     expect(host.posts()).toBe(1);
   });
 
-  it('applies a budget recommendation only through the confirmation panel: Apply sends nothing, Approve twice sends one request', async () => {
+  it('applies a budget recommendation only through the confirmation panel: Apply sends nothing; Apply and Approve each lock on the first press, so the host sees one warning call and one confirm: true', async () => {
     await fresh();
-    const { frames } = await host.open('list_campaign_suggestions', DEMO);
+    const { frames, index } = await host.open('list_campaign_suggestions', DEMO);
     const row = frames[0]!.locator(`.suggestion[data-id="${BUDGET_REC}"]`);
-    await row.locator('.apply').click();
+    // Each button pressed twice before any answer: a click, then an event dispatched to it (which reaches a disabled button's listeners).
+    const doublePress = (selector: string) =>
+      row.locator(selector).evaluate((button) => {
+        (button as unknown as { click(): void }).click();
+        const locked = (button as unknown as { disabled: boolean }).disabled;
+        button.dispatchEvent(new Event('click', { bubbles: true }));
+        return locked;
+      });
+    expect(await doublePress('.apply')).toBe(true);
     await row.locator('.confirmation .approve').waitFor();
+    const warned = (await host.record(index)).calls;
+    expect(warned.map((call) => [call.name, call.arguments.confirm])).toEqual([['apply_budget_recommendation', undefined]]);
     expect(await row.locator('.confirmation .action').textContent()).toContain('→ 35.00');
     expect(host.posts()).toBe(0);
-    await row.locator('.approve').evaluate((button) => {
-      (button as unknown as { click(): void }).click();
-      (button as unknown as { click(): void }).click();
-    });
+    expect(await doublePress('.approve')).toBe(true);
     await row.locator('.row-status').waitFor();
+    expect(confirmations(await host.record(index))).toEqual([{ name: 'apply_budget_recommendation', arguments: { ...warned[0]!.arguments, confirm: true } }]);
     expect(await row.locator('.row-status').textContent()).toBe('Applied: daily budget now 35.00.');
     expect(requestsTo(host.harness, '/budget-recommendation/apply')).toHaveLength(1);
     expect(host.posts()).toBe(1);
@@ -258,6 +275,15 @@ describe.skipIf(!browserAvailable)('the suggestions view in headless Chromium', 
     const said = await Promise.all(rows.map((row) => row.locator('.row-status, .outcome-title').first().textContent()));
     expect(said.sort()).toEqual(['Applied: daily budget now 35.00.', 'Not done']);
   }, TWO_VIEWS_TIMEOUT_MS);
+
+  it("fits its first screen in a host's small maxHeight: the heading, the count, the fullscreen button and the most severe suggestion at once, the rest by scrolling; the campaign isolated", async () => {
+    await fresh();
+    const { frames, index } = await host.open('list_campaign_suggestions', DEMO, { maxHeight: SHORT_HEIGHT });
+    const view = frames[0]!;
+    await view.locator('.suggestion').first().waitFor();
+    expect(await host.firstScreen(['h1', '.summary', 'button.fullscreen', '.suggestion .title'], index)).toEqual({ height: SHORT_HEIGHT, outside: [], scrolls: true });
+    expect(await view.locator('h1 bdi').textContent()).toBe('cmp_demo');
+  });
 
   it('shows a hostile title and description as their characters and runs nothing', async () => {
     await seeded([{ id: 'adnet_rec_hostile', recommendation_type: 'AD_STRENGTH_DROP', severity: 'high', title: HOSTILE, description: `${HOSTILE} and <b>bold</b>` }]);

@@ -53,7 +53,7 @@ function resumeButton(view: View, appId: string, row: Pick<Row, 'campaign_id' | 
     const warning = await view.call('resume_ad_campaign', args);
     const kind = kindOf(warning);
     if (kind !== 'warning') return place.show(outcome(kind, warning));
-    const panel = confirmationPanel(view, warning, { tool: 'resume_ad_campaign', args }, () => void place.refresh());
+    const panel = confirmationPanel(view, warning, { tool: 'resume_ad_campaign', args }, { answered: () => void place.refresh() });
     place.show(panel);
     panel.querySelector<HTMLElement>('.approve')?.focus();
   });

@@ -38,7 +38,7 @@ function card(view: View, result: ToolResultLike, appId: string, place: Place): 
     'article',
     { class: 'campaign-card', 'data-campaign': str(facts.campaign_id) },
     h('h1', { class: 'name' }, named(name || '(no name)')),
-    h('p', { class: 'muted meta' }, `${words(str(facts.type))} campaign · ${str(facts.campaign_id)} on app ${appId}`),
+    h('p', { class: 'muted meta' }, `${words(str(facts.type))} campaign · `, named(str(facts.campaign_id)), ' on app ', named(appId)),
     h('p', { class: 'state' }, h('span', { class: 'status', 'data-status': status }, words(status)), h('span', { class: 'meaning' }, meaning ? `: ${meaning}.` : '.')),
     h('div', { class: 'buttons' }, actionFor(view, appId, { campaign_id: str(facts.campaign_id), status, name }, place)),
     h(

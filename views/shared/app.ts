@@ -71,11 +71,15 @@ export async function startView(name: string, handlers: Handlers, { fullscreen =
         whenReady((ready) => {
           fromResult(result);
           handlers.result(result, ready);
+          fit();
           // When the first content reaches the screen (the next frame): npm run bench reads it (bench/views.mjs).
           if (performance.getEntriesByName(CONTENT_MARK).length === 0) requestAnimationFrame(() => performance.mark(CONTENT_MARK));
         }),
       cancelled: (reason) => whenReady((ready) => handlers.cancelled?.(reason, ready)),
-      context: (context) => setFormat(context),
+      context: (context) => {
+        setFormat(context);
+        fit();
+      },
     });
   } catch (error) {
     document.querySelector('main')?.replaceChildren(h('p', { class: 'muted' }, `The host did not connect this view (${error instanceof Error ? error.message : String(error)}). The chat has the same answer as text.`));
@@ -114,6 +118,18 @@ export async function startView(name: string, handlers: Handlers, { fullscreen =
       return button;
     },
   };
+  /**
+   * The first screen within the host's maxHeight (hostContext.containerDimensions): on a page taller
+   * than that, what can wait folds (details.fold) and the fullscreen button is offered under the heading;
+   * the rest scrolls inside the frame.
+   */
+  function fit(): void {
+    const max = bridge?.context.containerDimensions?.maxHeight;
+    if (!view || !max || document.documentElement.getBoundingClientRect().height <= max) return;
+    for (const fold of document.querySelectorAll<HTMLDetailsElement>('details.fold[open]')) fold.open = false;
+    const button = document.querySelector('.fullscreen') ? null : view.fullscreenButton();
+    if (button) document.querySelector('main h1')?.after(button);
+  }
   for (const run of early.splice(0)) run();
   return view;
 }

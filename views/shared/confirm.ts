@@ -5,10 +5,13 @@
 // tool input are optional in the spec, and a warning is never shown as done.
 import { factsOf, textOf, viewOf, type ToolResultLike, type View } from './app.js';
 import { h, sentence } from './dom.js';
-import { money, timeWithZone, words } from './format.js';
+import { forPerson, money, timeWithZone, words } from './format.js';
 
 export type Kind = 'warning' | 'done' | 'refused' | 'unknown' | 'cancelled';
 const TITLES: Record<Exclude<Kind, 'warning'>, string> = { done: 'Done', refused: 'Not done', unknown: 'Outcome unknown', cancelled: 'Cancelled' };
+
+/** A sentence of the server's as a person reads it: names isolated, amounts for the locale, statuses in words. */
+const said = (text: string) => sentence(text, forPerson);
 
 /** A warning: nothing was sent, and a person may confirm it. */
 export const isWarning = (result: ToolResultLike): boolean =>
@@ -40,7 +43,7 @@ export function outcome(kind: Exclude<Kind, 'warning'>, result: ToolResultLike |
   return h(
     'section',
     { class: 'outcome', 'data-kind': kind, tabindex: '-1' },
-    h('p', { class: 'outcome-line' }, h('strong', { class: 'outcome-title' }, TITLES[kind]), ': ', h('span', { class: 'outcome-text' }, ...sentence(line))),
+    h('p', { class: 'outcome-line' }, h('strong', { class: 'outcome-title' }, TITLES[kind]), ': ', h('span', { class: 'outcome-text' }, ...said(line))),
     text && text !== line ? h('details', { class: 'more' }, h('summary', {}, 'Details'), h('pre', { class: 'outcome-full' }, text)) : null,
   );
 }
@@ -51,11 +54,11 @@ export function outcome(kind: Exclude<Kind, 'warning'>, result: ToolResultLike |
  */
 function field(text: string): Array<Node | string> {
   const parsed = /^([a-z][a-z0-9_]*): (.*)$/s.exec(text);
-  if (!parsed) return sentence(text);
+  if (!parsed) return said(text);
   const [, key, value] = parsed as unknown as [string, string, string];
   const micros = /_micros$/.test(key) && /^\d+(?= |$)/.exec(value);
   const quoted = /^"(.*)"$/s.exec(value)?.[1];
-  const shown = micros ? `${money(Number(micros[0]) / 1_000_000)}${key.includes('daily') ? ' a day' : ''}` : quoted !== undefined ? words(quoted) : value;
+  const shown = micros ? `${money(Number(micros[0]) / 1_000_000, true)}${key.includes('daily') ? ' a day' : ''}` : quoted !== undefined ? words(quoted) : forPerson(value);
   return [h('span', { class: 'field-name' }, words(key.replace(/_micros$/, ''))), ' ', ...(quoted !== undefined ? [h('bdi', {}, shown)] : [shown])];
 }
 
@@ -72,7 +75,7 @@ function detailList(lines: string[]): HTMLElement {
     if (item && parent) {
       if (!fields || fields.parentElement !== parent) parent.append((fields = h('ul', { class: 'fields' })));
       fields.append(h('li', {}, ...field(item[1]!)));
-    } else list.append(h('li', {}, ...sentence(line)));
+    } else list.append(h('li', {}, ...said(line)));
   }
   const exact = lines.some((line) => line.startsWith('- ')) ? h('details', { class: 'exact' }, h('summary', {}, 'Exactly as written'), h('pre', {}, lines.join('\n'))) : null;
   return h('div', {}, list, exact);
@@ -93,12 +96,18 @@ export function confirmable(warning: ToolResultLike, fallback?: Partial<Confirma
   return { tool, args: exact };
 }
 
+/** What a view that opens a card hears of it: the one confirmation sent, its answer (a campaign's new status, say), or Cancel. */
+export interface Hooks {
+  sent?(): void;
+  answered?(result: ToolResultLike): void;
+  cancelled?(): void;
+}
+
 /**
- * A card for `warning`. `onAnswer` gets the confirmed call's result, for a view that shows its effect
- * (a campaign's new status, say). Without a tool and arguments to confirm with, it shows the warning
- * and says to answer in the chat: it never guesses them.
+ * A card for `warning`. Without a tool and arguments to confirm with, it shows the warning and says to
+ * answer in the chat: it never guesses them.
  */
-export function confirmationPanel(view: View, warning: ToolResultLike, fallback?: Partial<Confirmable>, onAnswer?: (result: ToolResultLike) => void): HTMLElement {
+export function confirmationPanel(view: View, warning: ToolResultLike, fallback?: Partial<Confirmable>, hooks: Hooks = {}): HTMLElement {
   const facts = factsOf(warning);
   const shown = viewOf(warning);
   const target = confirmable(warning, fallback);
@@ -111,20 +120,21 @@ export function confirmationPanel(view: View, warning: ToolResultLike, fallback?
   const approve = h('button', { type: 'button', class: `approve ${destructive ? 'danger' : 'primary'}` }, verb);
   const cancel = h('button', { type: 'button', class: 'cancel' }, 'Cancel');
   const canAct = target !== undefined && !expired;
+  // Open, unless the host's height is short: then it folds, and the cost and buttons fit the first screen (app.ts fit).
   const request = h(
-    'div',
-    { class: 'request' },
-    h('h2', {}, details.some((line) => line.startsWith('- ')) ? 'What will be sent' : 'What it does'),
+    'details',
+    { class: 'request fold', open: true },
+    h('summary', {}, h('h2', {}, details.some((line) => line.startsWith('- ')) ? 'What will be sent' : 'What it does')),
     details.length > 0 ? detailList(details) : h('pre', { class: 'warning-text' }, textOf(warning)),
   );
   const panel = h(
     'section',
     { class: `confirmation${destructive ? ' destructive' : ''}` },
     h('p', { class: 'kicker' }, 'Needs your approval · nothing sent yet'),
-    h('h1', { class: 'action' }, ...sentence(String(facts.action ?? shown.action ?? 'Approve this call'))),
-    typeof shown.daily_budget === 'number' ? h('p', { class: 'amount' }, 'Daily budget ', h('strong', {}, money(shown.daily_budget)), ' in the account currency') : null,
-    h('p', { class: 'cost' }, h('span', { class: 'label' }, 'Cost'), ' ', h('span', { class: 'cost-value' }, ...sentence(String(facts.cost ?? shown.cost ?? 'not stated')))),
-    typeof facts.earlier_attempt === 'string' ? h('p', { class: 'earlier' }, `Earlier attempt: ${facts.earlier_attempt}`) : null,
+    h('h1', { class: 'action' }, ...said(String(facts.action ?? shown.action ?? 'Approve this call'))),
+    typeof shown.daily_budget === 'number' ? h('p', { class: 'amount' }, 'Daily budget ', h('strong', {}, money(shown.daily_budget, true)), ' in the account currency') : null,
+    h('p', { class: 'cost' }, h('span', { class: 'label' }, 'Cost'), ' ', h('span', { class: 'cost-value' }, ...said(String(facts.cost ?? shown.cost ?? 'not stated')))),
+    typeof facts.earlier_attempt === 'string' ? h('p', { class: 'earlier' }, 'Earlier attempt: ', ...said(facts.earlier_attempt)) : null,
     request,
     h('p', { class: 'muted expiry' }, expiryLine(expires, expired)),
     canAct && shown.approval === 'form' ? h('p', { class: 'muted form-note' }, 'Your app then shows its own approval form: approve there to send. Nothing is sent before that.') : null,
@@ -158,17 +168,19 @@ export function confirmationPanel(view: View, warning: ToolResultLike, fallback?
       return;
     }
     status.textContent = 'Sending…';
+    hooks.sent?.();
     const result = await view.call(target.tool, { ...target.args, confirm: true });
     const kind = kindOf(result);
     // A confirmation answered with another warning did not act: it is "not done", never "done".
     settle(outcome(kind === 'warning' ? 'refused' : kind, result));
     view.tell(`The person approved ${target.tool} in the confirmation card. ${TITLES[kind === 'warning' ? 'refused' : kind]}: ${oneLine(result)}`);
-    onAnswer?.(result);
+    hooks.answered?.(result);
   });
   cancel.addEventListener('click', () => {
     if (!decide()) return;
     settle(outcome('cancelled', 'nothing was sent; the warning lapses on its own.'));
     view.tell(`The person cancelled ${target?.tool ?? 'the call'} in the confirmation card: nothing was sent.`);
+    hooks.cancelled?.();
   });
   return panel;
 }

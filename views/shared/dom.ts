@@ -34,8 +34,8 @@ export const named = (text: string, className?: string): HTMLElement => h('bdi',
 
 /**
  * A server sentence with its quoted names ("…", as src/text.ts quote writes them: never a quote
- * inside) isolated for right-to-left text, the rest as plain text.
+ * inside) isolated for right-to-left text, the rest as plain text, through `words` when given.
  */
-export function sentence(text: string): Array<Node | string> {
-  return text.split(/("[^"\n]*")/).map((part, index) => (index % 2 === 1 ? named(part) : part));
+export function sentence(text: string, words = (part: string) => part): Array<Node | string> {
+  return text.split(/("[^"\n]*")/).map((part, index) => (index % 2 === 1 ? named(part) : words(part)));
 }

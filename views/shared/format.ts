@@ -34,8 +34,26 @@ function validZone(value: unknown): string | undefined {
 /** The person's time zone: the host's, else the browser's. */
 export const zone = (): string => timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
 
-/** An amount in units of the account currency: two decimals, grouped, as the locale writes them. */
-export const money = (units: number): string => new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(units);
+/**
+ * An amount in units of the account currency: two decimals, grouped, as the locale writes them. An
+ * `exact` amount (a budget as sent) keeps up to six, as the server writes it: 0.015 is not 0.02.
+ */
+export const money = (units: number, exact = false): string =>
+  new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: exact ? 6 : 2 }).format(units);
+
+// An amount as the server writes it inside a sentence (src/tools/format.ts money: ungrouped, a point,
+// two to six decimals), and the service's statuses and campaign types (API spec 2.3) as it writes them.
+const AMOUNT = /(?<![\w.,])\d+\.\d{2,6}(?!\w|[.,]\d)/g;
+const ENUM = /\b(ENABLED|PAUSED|REMOVED|PERFORMANCE_MAX|SMART|SEARCH|DISPLAY|SHOPPING|VIDEO|DEMAND_GEN|LOCAL)\b/g;
+
+/**
+ * A sentence of the server's ("daily budget 1234.50 …, status ENABLED") for a person: each amount as
+ * the locale writes it, grouped, its decimals kept (0.015 is not 0.02), statuses and types in words.
+ */
+export const forPerson = (text: string): string =>
+  text
+    .replace(AMOUNT, (figure) => new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: figure.length - figure.indexOf('.') - 1 }).format(Number(figure)))
+    .replace(ENUM, (code) => code.replace('_', ' ').toLowerCase());
 
 /** A count or figure, grouped, at most two decimals. */
 export const count = (value: number): string => new Intl.NumberFormat(locale, { maximumFractionDigits: 2 }).format(value);

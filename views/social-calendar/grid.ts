@@ -33,7 +33,7 @@ export const plural = (n: number, word: string) => `${count(n)} ${word}${n === 1
 function postItem(post: Post): HTMLElement {
   const waiting = post.status === APPROVED;
   // The time where the post is published, when that zone is not the person's own.
-  const localText = post.local && post.zone && post.zone !== zone() ? `${post.local.slice(11, 16)} in ${post.zone} when it is published` : undefined;
+  const localText = post.local && post.zone && post.zone !== zone() ? [`${post.local.slice(11, 16)} in `, named(post.zone), ' when it is published'] : undefined;
   return h(
     'li',
     { class: `post${waiting ? ' waiting' : ''}`, 'data-id': post.id, 'data-status': post.status },
@@ -46,7 +46,7 @@ function postItem(post: Post): HTMLElement {
     ),
     h('p', { class: 'title' }, named(post.title || '(no title)')),
     post.caption ? h('p', { class: 'caption', dir: 'auto' }, post.caption) : null,
-    localText ? h('p', { class: 'local muted' }, localText) : null,
+    localText ? h('p', { class: 'local muted' }, ...localText) : null,
   );
 }
 

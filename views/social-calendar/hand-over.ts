@@ -5,7 +5,7 @@ import type { View } from '../shared/app.js';
 import { kindOf, outcome } from '../shared/confirm.js';
 import { h } from '../shared/dom.js';
 import { count, instantOf, text, type Calendar } from './calendar.js';
-import { dateTime } from '../shared/format.js';
+import { count as figure, dateTime } from '../shared/format.js';
 
 export function waitingBanner(calendar: Calendar): HTMLElement | null {
   const waiting = count(calendar.facts.approved_waiting) ?? 0;
@@ -14,7 +14,7 @@ export function waitingBanner(calendar: Calendar): HTMLElement | null {
   const banner = h(
     'section',
     { class: 'waiting-banner' },
-    h('p', {}, h('strong', { class: 'waiting-count' }, String(waiting)), ` approved ${waiting === 1 ? 'post' : 'posts'} ${where} ${waiting === 1 ? 'is' : 'are'} not handed over for publishing yet. They are marked below.`),
+    h('p', {}, h('strong', { class: 'waiting-count' }, figure(waiting)), ` approved ${waiting === 1 ? 'post' : 'posts'} ${where} ${waiting === 1 ? 'is' : 'are'} not handed over for publishing yet. They are marked below.`),
   );
   const range = calendar.facts.schedule_range as Record<string, unknown> | undefined;
   const scheduledFrom = instantOf(range?.scheduled_from);

@@ -86,16 +86,18 @@ export function applyButton(list: List, args: ApplyArgs, item: HTMLElement, resu
       button.disabled = false;
       return void result.replaceChildren(outcome(kind, warning));
     }
-    const panel = confirmationPanel(list.view, warning, { tool: APPLY_TOOL, args }, (answer) => {
-      list.pending -= 1;
-      if (kindOf(answer) !== 'done') return;
-      list.removed += 1;
-      settle(item, 'applied', appliedLine(factsOf(answer)));
+    // The panel sends at most one confirmation: pending while it runs, then settled by its answer.
+    const panel = confirmationPanel(list.view, warning, { tool: APPLY_TOOL, args }, {
+      sent: () => (list.pending += 1),
+      answered(answer) {
+        list.pending -= 1;
+        if (kindOf(answer) !== 'done') return;
+        list.removed += 1;
+        settle(item, 'applied', appliedLine(factsOf(answer)));
+      },
+      // Nothing was sent, and a new press asks for a new warning.
+      cancelled: () => (button.disabled = false),
     });
-    // The panel's button fires once (it is disabled after): its answer comes back through the callback above.
-    panel.querySelector('.approve')?.addEventListener('click', () => (list.pending += 1));
-    // Cancelled: nothing was sent, and a new press asks for a new warning.
-    panel.querySelector('.cancel')?.addEventListener('click', () => (button.disabled = false));
     result.replaceChildren(panel);
     panel.querySelector<HTMLElement>('.approve')?.focus();
   });
