@@ -101,4 +101,19 @@ describe('the documented jq command', () => {
     expect(printed).toHaveLength(1);
     expect(answer).toEqual(JSON.parse(printed[0]!.text));
   });
+
+  it.skipIf(!hasJq)('counts a spend whose answer never came as unknown, as the documents say', () => {
+    // The documents' own lines, and a second call cut off after its `sent` line (a crash, a lost connection).
+    const shown = parseTrail(exampleTrail(DOC).join('\n'));
+    const cut = { call: '00000000-0000-4000-8000-000000000001', amount_micros: 7_000_000 };
+    const unanswered = shown.filter((line) => line.step !== 'answered').map((line) => JSON.stringify({ ...line, ...cut }));
+    const trail = join(dir, 'unanswered.jsonl');
+    writeFileSync(trail, `${[...exampleTrail(DOC), ...unanswered].join('\n')}\n`);
+    const answer = runCommand(spentTodayCommand(DOC).replace(TODAY, shown[0]!.time.slice(0, 10)), trail);
+    expect(answer.spends.map(({ amount_micros, outcome }) => ({ amount_micros, outcome }))).toEqual([
+      { amount_micros: shown[0]!.amount_micros, outcome: 'success' },
+      { amount_micros: 7_000_000, outcome: 'unknown' },
+    ]);
+    expect(answer.daily_budget_micros).toEqual({ success: shown[0]!.amount_micros, unknown: 7_000_000 });
+  });
 });
