@@ -32,7 +32,7 @@ describe('the documentation', () => {
 
   it('has every named test take its blocks when it runs, or fail', () => {
     // The check runs after each test file, from the setup file every test file loads.
-    expect(vitestConfig.test?.setupFiles).toContain('test/docs/blocks-taken.ts');
+    expect([vitestConfig.test?.setupFiles ?? []].flat()).toContain('test/docs/blocks-taken.ts');
     const marked = blocks.filter((block) => block.testedBy === 'test/docs/team.test.ts').map((block) => `${block.file}:${block.line}`);
     expect(marked.length).toBeGreaterThan(1);
     // A run that took none of its blocks, or all but one, is reported block by block; one that took them all is not.
