@@ -3,7 +3,7 @@ import { accessSync, constants, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { fencedBlocks } from '../docs/markdown.js';
+import { testedBlocks } from '../docs/markdown.js';
 import { AUDIT_DOCS, DOC_TRAIL_PATH, EXAMPLE_STATE_SECRET, exampleTrail, spentTodayCommand } from '../docs/operations-example.js';
 import { connectHttp, startHttp } from '../http/harness.js';
 import { campaign, parseTrail } from './audit-support.js';
@@ -97,7 +97,7 @@ describe('the documented jq command', () => {
     const command = spentTodayCommand(DOC);
     expect(command).toContain(TODAY);
     const answer = runCommand(command.replace(TODAY, parseTrail(shown.join('\n'))[0]!.time.slice(0, 10)), trail);
-    const printed = fencedBlocks(DOC).filter((block) => block.lang === 'json' && block.testedBy === 'test/observe/audit-jq.test.ts');
+    const printed = testedBlocks(DOC, (block) => block.lang === 'json' && block.testedBy === 'test/observe/audit-jq.test.ts');
     expect(printed).toHaveLength(1);
     expect(answer).toEqual(JSON.parse(printed[0]!.text));
   });

@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { TOOLS } from '../../src/tools/index.js';
 import { connect, type Harness } from '../helpers.js';
+
+/** The tools walked below: every tool that takes `skip`. */
+const PAGING = ['list_email_templates', 'list_group_shares', 'list_social_posts', 'list_ad_campaigns', 'list_campaign_suggestions', 'read_app_conversation'];
 
 /** The six tools that page let the model reach every row, in parts of a known size; each part names the call for the next one. */
 describe('list tools reach every row', () => {
@@ -94,6 +98,10 @@ describe('list tools reach every row', () => {
     expect(parts.reverse().flat()).toEqual(messages.map((message) => message.content));
     const asked = h.sandbox.requests.filter((request) => request.rawPath.startsWith('/api/apps/app_demo/chat/full-conversation'));
     expect(asked.map((request) => new URLSearchParams(request.query).get('skip') ?? '0')).toEqual(['0', '10', '20', '30', '40', '50']);
+  });
+
+  it('walks every tool that takes skip', () => {
+    expect(TOOLS.filter((tool) => 'skip' in tool.input).map((tool) => tool.name).sort()).toEqual([...PAGING].sort());
   });
 
   it('says so, rather than showing nothing silently, when skip passes the end', async () => {
