@@ -13,8 +13,6 @@ import { BIN, cleanEnv } from './process.js';
 const DIST = dirname(BIN);
 /** src/bin.ts writes a missing code cache a second into a session. */
 const CACHE_WRITTEN_WITHIN_MS = 10_000;
-/** A session this long outlives the moment src/bin.ts would write (or rewrite) its cache. */
-const PAST_CACHE_WRITE_MS = 2_000;
 
 /** Every file of dist/ with its size, modification time and content hash. */
 const distState = () =>
@@ -27,22 +25,44 @@ const distState = () =>
 
 const INITIALIZE = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'start-up', version: '1' } } };
 
-/**
- * Runs the built server with `--sandbox` through initialize and tools/list, keeps the session open
- * until `keepOpen` resolves, then closes stdin and waits for the exit.
- */
-async function session(env: Record<string, string>, keepOpen: () => Promise<void>): Promise<number | null> {
+interface Session {
+  /** Resolves once the server has answered a ping sent now. */
+  ping(): Promise<void>;
+  /** Closes stdin and resolves with the exit code. */
+  close(): Promise<number | null>;
+}
+
+/** Starts the built server with `--sandbox` and resolves once it has answered initialize and tools/list. */
+async function open(env: Record<string, string>): Promise<Session> {
   const child = spawn(process.execPath, [BIN, '--sandbox'], { env: { ...cleanEnv(), ...env }, stdio: ['pipe', 'pipe', 'inherit'] });
   const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
   let stdout = '';
-  const listed = new Promise<void>((resolve) => child.stdout.on('data', (chunk: Buffer) => (stdout += chunk) && stdout.includes('"id":2') && resolve()));
-  for (const message of [INITIALIZE, { jsonrpc: '2.0', method: 'notifications/initialized' }, { jsonrpc: '2.0', id: 2, method: 'tools/list' }]) {
-    child.stdin.write(`${JSON.stringify(message)}\n`);
-  }
+  const waiting = new Map<number, () => void>();
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk;
+    for (const [id, resolve] of waiting) if (stdout.includes(`"id":${id}`)) resolve();
+  });
+  let id = 1;
+  const died = exited.then((code) => Promise.reject(new Error(`the server exited (${code}) before answering`)));
+  died.catch(() => undefined);
+  const answered = (next: number) => Promise.race([new Promise<void>((resolve) => waiting.set(next, resolve)), died]);
+  const send = (message: object) => child.stdin.write(`${JSON.stringify(message)}\n`);
+  send(INITIALIZE);
+  send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  const listed = answered(++id);
+  send({ jsonrpc: '2.0', id, method: 'tools/list' });
   await listed;
-  await keepOpen();
-  child.stdin.end();
-  return exited;
+  return {
+    async ping() {
+      const pong = answered(++id);
+      send({ jsonrpc: '2.0', id, method: 'ping' });
+      await pong;
+    },
+    close() {
+      child.stdin.end();
+      return exited;
+    },
+  };
 }
 
 /** Resolves once `condition()` holds (checked every 50 ms); rejects after `ms`. */
@@ -63,34 +83,57 @@ const cacheFilesIn = (dir: string) => {
 describe('the built server at start-up', () => {
   const work = mkdtempSync(join(tmpdir(), 'appmgmt-start-up-'));
   afterAll(() => rmSync(work, { recursive: true, force: true }));
+  let dirs = 0;
+  const freshDir = () => join(work, `cache-${++dirs}`);
+
+  /** A session on an empty cache directory, kept open until it has written its code cache. */
+  async function writeCache(cacheDir: string): Promise<number | null> {
+    const session = await open({ NODE_COMPILE_CACHE: cacheDir });
+    await until(() => cacheFilesIn(cacheDir).length > 0, CACHE_WRITTEN_WITHIN_MS);
+    return session.close();
+  }
+
+  /**
+   * Returns once `subject` is past the moment it would write a code cache, measured by a control
+   * rather than a fixed wait: a session started after the subject's start, on an empty cache
+   * directory, has written its own; src/bin.ts set the subject's timer earlier, so it is due by then.
+   * The subject's answer to a ping sent after that comes from an event-loop turn that ends by
+   * running due timers (libuv runs them after each poll), before any later turn reads stdin's end.
+   */
+  async function pastCacheWrite(subject: Session): Promise<void> {
+    const control = freshDir();
+    expect(await writeCache(control)).toBe(0);
+    await subject.ping();
+  }
 
   it('leaves dist/ as the build wrote it, and writes its code cache to the cache directory instead', async () => {
-    const cacheDir = join(work, 'fresh-cache');
+    const cacheDir = freshDir();
     const before = distState();
-    const code = await session({ NODE_COMPILE_CACHE: cacheDir }, () => until(() => cacheFilesIn(cacheDir).length > 0, CACHE_WRITTEN_WITHIN_MS));
-    expect(code).toBe(0);
+    expect(await writeCache(cacheDir)).toBe(0);
     expect(cacheFilesIn(cacheDir)).toEqual([expect.stringContaining(`-${process.version}-${process.arch}-`)]);
     expect(distState()).toEqual(before);
   });
 
   it('takes the code cache it wrote on the next start, without writing it again', async () => {
-    const cacheDir = join(work, 'fresh-cache');
+    const cacheDir = freshDir();
+    expect(await writeCache(cacheDir)).toBe(0);
     const [name] = cacheFilesIn(cacheDir);
-    expect(name).toBeDefined();
     const cache = join(cacheDir, 'app-management-mcp', name!);
     const written = statSync(cache).mtimeMs;
     // A cache V8 rejected (another Node version's, other flags) would be written again a second into the session.
-    const code = await session({ NODE_COMPILE_CACHE: cacheDir }, () => new Promise((resolve) => setTimeout(resolve, PAST_CACHE_WRITE_MS)));
-    expect(code).toBe(0);
+    const session = await open({ NODE_COMPILE_CACHE: cacheDir });
+    await pastCacheWrite(session);
+    expect(await session.close()).toBe(0);
     expect(statSync(cache).mtimeMs).toBe(written);
     expect(cacheFilesIn(cacheDir)).toEqual([name]);
   });
 
   it('runs uncached, writing nothing anywhere, with NODE_DISABLE_COMPILE_CACHE=1', async () => {
-    const cacheDir = join(work, 'disabled-cache');
+    const cacheDir = freshDir();
     const before = distState();
-    const code = await session({ NODE_COMPILE_CACHE: cacheDir, NODE_DISABLE_COMPILE_CACHE: '1' }, () => new Promise((resolve) => setTimeout(resolve, PAST_CACHE_WRITE_MS)));
-    expect(code).toBe(0);
+    const session = await open({ NODE_COMPILE_CACHE: cacheDir, NODE_DISABLE_COMPILE_CACHE: '1' });
+    await pastCacheWrite(session);
+    expect(await session.close()).toBe(0);
     expect(cacheFilesIn(cacheDir)).toEqual([]);
     expect(distState()).toEqual(before);
   });

@@ -11,6 +11,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/http.js';
 import { startHttp, type HttpProcess } from '../http/harness.js';
+import { fencedBlocks, take } from '../docs/markdown.js';
 import { cleanEnv, type Exit } from '../process.js';
 
 // Shared by the tests of the clients people run from a terminal (Claude Code, Gemini CLI, Qwen Code, Codex CLI)
@@ -77,6 +78,7 @@ export function docBlock(section: string, lang: string, ...parts: string[]): Doc
   if (found.length !== 1) {
     throw new Error(`${DOC}: expected one ${lang} block under "${section}" containing ${parts.join(' + ')}, found ${found.length}`);
   }
+  take(fencedBlocks(DOC).filter((block) => block.line === found[0]!.line));
   return found[0]!;
 }
 

@@ -1,5 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
 
 /** The repository root, with a trailing slash. */
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -47,9 +49,42 @@ export function fencedBlocks(file: string): FencedBlock[] {
   return blocks;
 }
 
-/** The blocks of one file under one heading, in order. */
+/** The blocks of one file under one heading, in order; each is taken (see `take`). */
 export function blocksUnder(file: string, heading: string, lang?: string): FencedBlock[] {
-  return fencedBlocks(file).filter((block) => block.heading === heading && (lang === undefined || block.lang === lang));
+  return take(fencedBlocks(file).filter((block) => block.heading === heading && (lang === undefined || block.lang === lang)));
+}
+
+/** The blocks of `file` that `pick` selects, in order; each is taken (see `take`). */
+export function testedBlocks(file: string, pick: (block: FencedBlock) => boolean): FencedBlock[] {
+  return take(fencedBlocks(file).filter(pick));
+}
+
+/**
+ * The blocks this test file took to run or check, as `file:line`. `<!-- tested-by: … -->` means the
+ * named test takes the block: test/docs/blocks-taken.ts fails a test file that ran in full without
+ * taking every block that names it.
+ */
+export const taken = new Set<string>();
+
+/** The running test file, as a path from the root (test/…), as markers name it. */
+export function currentTestFile(): string | undefined {
+  const path = expect.getState().testPath;
+  return path ? relative(ROOT, path) : undefined;
+}
+
+/** Hands `blocks` to the test that reads them: those whose marker names the running test file count as taken. */
+export function take<T extends { file: string; line: number; testedBy?: string }>(blocks: T[]): T[] {
+  const test = currentTestFile();
+  for (const block of blocks) if (block.testedBy === test) taken.add(`${block.file}:${block.line}`);
+  return blocks;
+}
+
+/** The blocks of README.md and docs/ whose marker names `test` and that are not in `read`, as `file:line`. */
+export function untaken(test: string, read: ReadonlySet<string>): string[] {
+  return markdownFiles()
+    .flatMap(fencedBlocks)
+    .filter((block) => block.testedBy === test && !read.has(`${block.file}:${block.line}`))
+    .map((block) => `${block.file}:${block.line}`);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { fencedBlocks } from './markdown.js';
+import { testedBlocks } from './markdown.js';
 
 /**
  * The audit trail as docs/operations.md and README.md show it: the three lines of a real trail and
@@ -26,14 +26,14 @@ export const EXAMPLE_CAMPAIGN = {
 
 /** The lines of the one `jsonl` block of `file`. */
 export function exampleTrail(file: string): string[] {
-  const blocks = fencedBlocks(file).filter((block) => block.lang === 'jsonl');
+  const blocks = testedBlocks(file, (block) => block.lang === 'jsonl');
   if (blocks.length !== 1) throw new Error(`${file} has ${blocks.length} jsonl blocks, not one`);
   return blocks[0]!.text.split('\n').filter((line) => line.trim());
 }
 
 /** The one shell block of `file` that runs jq over the trail for what was spent, whole: its query spans lines inside quotes. */
 export function spentTodayCommand(file: string): string {
-  const commands = fencedBlocks(file).filter((block) => block.lang === 'sh' && /^jq /.test(block.text) && block.testedBy === 'test/observe/audit-jq.test.ts');
+  const commands = testedBlocks(file, (block) => block.lang === 'sh' && /^jq /.test(block.text) && block.testedBy === 'test/observe/audit-jq.test.ts');
   if (commands.length !== 1) throw new Error(`${file} has ${commands.length} jq commands, not one`);
   return commands[0]!.text.trim();
 }

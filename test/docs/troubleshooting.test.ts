@@ -6,13 +6,13 @@ import { ENV_VARS } from '../../src/config.js';
 import { unfilledPlaceholder } from '../../src/placeholder.js';
 import { TOOLS } from '../../src/tools/index.js';
 import { cleanEnv } from '../process.js';
-import { CLONE_PLACEHOLDER, fencedBlocks, ROOT, shellCommands } from './markdown.js';
+import { CLONE_PLACEHOLDER, ROOT, shellCommands, testedBlocks } from './markdown.js';
 
 // docs/troubleshooting.md: the commands a person runs when no tools show up, run as written (the
 // clone's real path in place of /absolute/path/to/…), and the facts it states about start-up.
 const DOC = 'docs/troubleshooting.md';
 const doc = readFileSync(`${ROOT}${DOC}`, 'utf8');
-const commands = fencedBlocks(DOC).flatMap((block) => shellCommands(block.text.replaceAll(CLONE_PLACEHOLDER, ROOT.replace(/\/$/, ''))));
+const commands = testedBlocks(DOC, (block) => block.testedBy === 'test/docs/troubleshooting.test.ts').flatMap((block) => shellCommands(block.text.replaceAll(CLONE_PLACEHOLDER, ROOT.replace(/\/$/, ''))));
 
 function sh(command: string, cwd: string, env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {

@@ -12,11 +12,27 @@ const INSPECTOR = fileURLToPath(new URL('../../node_modules/@modelcontextprotoco
 // Runs are mostly waiting on child processes, so a few in flight pay off even on two cores.
 const CONCURRENCY = 4;
 const SERVER = ['--', process.execPath, BIN, '--sandbox'];
+/**
+ * A run that takes this many times the control (the tools/list run, alone, first) counts as hung and
+ * is stopped: a bound that grows with the machine's load, where a fixed one timed out at load 14 on
+ * two cores. Four runs in flight each take two to four times the control there.
+ */
+const HUNG_RATIO = 20;
+/** Only a backstop: each run is bounded by HUNG_RATIO times the control. */
+const SETUP_BACKSTOP_MS = 15 * 60_000;
 
+type Run = Exit & { ms: number; limitMs?: number };
 
-function inspector(args: string[]): Promise<Exit> {
-  return runNode([INSPECTOR, '--cli', '--format', 'json', ...args, ...SERVER], { cwd: root });
+/** One Inspector CLI run against the bundle, stopped (SIGKILL) after `limitMs` when given. */
+async function inspector(args: string[], limitMs?: number): Promise<Run> {
+  const started = performance.now();
+  const exit = await runNode([INSPECTOR, '--cli', '--format', 'json', ...args, ...SERVER], { cwd: root, ...(limitMs ? { timeout: limitMs, killSignal: 'SIGKILL' } : {}) });
+  return { ...exit, ms: performance.now() - started, ...(limitMs ? { limitMs } : {}) };
 }
+
+/** What went wrong with a run, for an assertion's message. */
+const described = (run: Run) =>
+  run.limitMs !== undefined && run.ms >= run.limitMs ? `stopped after ${Math.round(run.ms)} ms, ${HUNG_RATIO} times the control run` : `${run.stdout}${run.stderr}`;
 
 /** Runs `jobs` with at most `limit` in flight, keeping the order of results. */
 async function bounded<T, R>(items: T[], limit: number, job: (item: T) => Promise<R>): Promise<R[]> {
@@ -96,15 +112,14 @@ interface Finding {
 }
 
 describe('the MCP Inspector CLI', () => {
-  let list: Exit;
-  let calls: Exit[];
+  let list: Run;
+  let calls: Run[];
 
   beforeAll(async () => {
-    const runs = [['--strict', '--method', 'tools/list'], ...CALLS.map(({ tool, args }) => ['-q', '--method', 'tools/call', '--tool-name', tool, ...(Object.keys(args).length ? ['--tool-arg', ...toolArgs(args)] : [])])];
-    const [first, ...rest] = await bounded(runs, CONCURRENCY, inspector);
-    list = first!;
-    calls = rest;
-  }, 60_000);
+    list = await inspector(['--strict', '--method', 'tools/list']);
+    const runs = CALLS.map(({ tool, args }) => ['-q', '--method', 'tools/call', '--tool-name', tool, ...(Object.keys(args).length ? ['--tool-arg', ...toolArgs(args)] : [])]);
+    calls = await bounded(runs, CONCURRENCY, (args) => inspector(args, Math.ceil(HUNG_RATIO * list.ms)));
+  }, SETUP_BACKSTOP_MS);
 
   it('lists every tool with --strict schema checks finding nothing, not even a warning', () => {
     expect(list.code, list.stderr).toBe(0);
@@ -123,7 +138,7 @@ describe('the MCP Inspector CLI', () => {
 
   it.each(CALLS.map((call, index) => ({ ...call, index })))('calls $tool and gets a proper result', ({ tool, warning, index }) => {
     const run = calls[index]!;
-    expect(run.code, `${tool}: ${run.stdout}${run.stderr}`).toBe(0);
+    expect(run.code, `${tool}: ${described(run)}`).toBe(0);
     const { result } = JSON.parse(run.stdout) as {
       result: { content: Array<{ type: string; text?: string }>; isError?: boolean; structuredContent?: Record<string, unknown> };
     };

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gateScope } from '../../src/gate/key.js';
 import { silentLog } from '../../src/log.js';
 import { auditUser, createAuditTrail } from '../../src/observe/audit.js';
-import { fencedBlocks } from '../docs/markdown.js';
+import { testedBlocks } from '../docs/markdown.js';
 import { DOC_TRAIL_PATH, EXAMPLE_STATE_SECRET } from '../docs/operations-example.js';
 import { memorySink } from '../observe/audit-support.js';
 import { ADMIN, budgeted, limitedServer, warnAndConfirm } from './allowance-support.js';
@@ -34,7 +34,7 @@ if (!hasJq && process.env.REQUIRE_JQ_TESTS) throw new Error('REQUIRE_JQ_TESTS is
 
 /** The one block of `file` of `lang` that names this test. */
 function block(file: string, lang: string): string {
-  const found = fencedBlocks(file).filter((each) => each.testedBy === THIS_TEST && each.lang === lang);
+  const found = testedBlocks(file, (each) => each.testedBy === THIS_TEST && each.lang === lang);
   expect(found, `${file}: one ${lang} block tested by ${THIS_TEST}`).toHaveLength(1);
   return found[0]!.text;
 }

@@ -3,7 +3,7 @@ import { accessSync, constants, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { fencedBlocks } from '../docs/markdown.js';
+import { testedBlocks } from '../docs/markdown.js';
 import { AUDIT_DOCS, DOC_TRAIL_PATH, EXAMPLE_STATE_SECRET, exampleTrail, spentTodayCommand } from '../docs/operations-example.js';
 import { connectHttp, startHttp } from '../http/harness.js';
 import { campaign, parseTrail } from './audit-support.js';
@@ -97,8 +97,23 @@ describe('the documented jq command', () => {
     const command = spentTodayCommand(DOC);
     expect(command).toContain(TODAY);
     const answer = runCommand(command.replace(TODAY, parseTrail(shown.join('\n'))[0]!.time.slice(0, 10)), trail);
-    const printed = fencedBlocks(DOC).filter((block) => block.lang === 'json' && block.testedBy === 'test/observe/audit-jq.test.ts');
+    const printed = testedBlocks(DOC, (block) => block.lang === 'json' && block.testedBy === 'test/observe/audit-jq.test.ts');
     expect(printed).toHaveLength(1);
     expect(answer).toEqual(JSON.parse(printed[0]!.text));
+  });
+
+  it.skipIf(!hasJq)('counts a spend whose answer never came as unknown, as the documents say', () => {
+    // The documents' own lines, and a second call cut off after its `sent` line (a crash, a lost connection).
+    const shown = parseTrail(exampleTrail(DOC).join('\n'));
+    const cut = { call: '00000000-0000-4000-8000-000000000001', amount_micros: 7_000_000 };
+    const unanswered = shown.filter((line) => line.step !== 'answered').map((line) => JSON.stringify({ ...line, ...cut }));
+    const trail = join(dir, 'unanswered.jsonl');
+    writeFileSync(trail, `${[...exampleTrail(DOC), ...unanswered].join('\n')}\n`);
+    const answer = runCommand(spentTodayCommand(DOC).replace(TODAY, shown[0]!.time.slice(0, 10)), trail);
+    expect(answer.spends.map(({ amount_micros, outcome }) => ({ amount_micros, outcome }))).toEqual([
+      { amount_micros: shown[0]!.amount_micros, outcome: 'success' },
+      { amount_micros: 7_000_000, outcome: 'unknown' },
+    ]);
+    expect(answer.daily_budget_micros).toEqual({ success: shown[0]!.amount_micros, unknown: 7_000_000 });
   });
 });

@@ -95,9 +95,18 @@ describe('a human in the loop', () => {
 
   it('caps the daily budget before any request', async () => {
     h = await connect({ config: { maxDailyBudgetMicros: 10_000_000 } });
-    const result = await h.call('create_ad_campaign', campaign);
-    expect(result.isError).toBe(true);
-    expect(result.text).toMatch(/APPMGMT_MAX_DAILY_BUDGET_MICROS/);
-    expect(h.sandbox.requests.filter((request) => request.method !== 'GET')).toHaveLength(0);
+    for (const args of [campaign, { ...campaign, confirm: true }]) {
+      const result = await h.call('create_ad_campaign', args);
+      expect(result.isError).toBe(true);
+      expect(result.text).toMatch(/above the cap of 10000000 .* APPMGMT_MAX_DAILY_BUDGET_MICROS.*Nothing was sent/);
+    }
+    // Every request counts, reads included: the cap is checked before anything reaches the service.
+    expect(h.sandbox.requests).toEqual([]);
+    // The control: the same two calls within the cap reach the service, so the count above could have grown.
+    const within = { ...campaign, daily_budget_micros: 10_000_000 };
+    h.sandbox.script({ method: 'POST', status: 200, body: created });
+    await h.call('create_ad_campaign', within);
+    expect((await h.call('create_ad_campaign', { ...within, confirm: true })).isError).toBe(false);
+    expect(h.sandbox.requests.length).toBeGreaterThan(0);
   });
 });

@@ -3,6 +3,7 @@ import { CancelledError } from '../../src/errors.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/http.js';
 import type { Clock } from '../../src/tools/define.js';
 import { connect, type CallOutcome, type Harness } from '../helpers.js';
+import { calendarOf, expectOnlyWeekScheduled, nextWeekOf } from './calendar-oracle.js';
 
 /**
  * Eleven everyday requests of issue 17, as an assistant would carry them out against the sandbox:
@@ -11,7 +12,6 @@ import { connect, type CallOutcome, type Harness } from '../helpers.js';
  * and each count is held to a bound, so a regression that adds round trips fails.
  */
 const APP = 'app_demo';
-const DAY_MS = 86_400_000;
 
 /**
  * A tool clock on the sandbox's clock. While `polling`, a sleep moves simulated time on (a job's
@@ -176,17 +176,30 @@ describe('eleven everyday requests, from results alone', () => {
   });
 
   it("8. schedule next week's approved posts", async () => {
-    const now = sandbox.clock.now();
-    const week = { from: new Date(now).toISOString(), until: new Date(now + 7 * DAY_MS).toISOString() };
-    const listed = await call('list_social_posts', { app_id: APP, ...week });
+    const before = await calendarOf(sandbox, APP);
+    const week = nextWeekOf(sandbox.clock.now());
+    // Approved posts lie both in next week and before it, so scheduling too much or too little shows.
+    const approved = before.filter((post) => post.status === 'approved').map((post) => Date.parse(post.scheduled_at) >= week.from && Date.parse(post.scheduled_at) < week.until);
+    expect(approved).toContain(true);
+    expect(approved).toContain(false);
+
+    // Next week is read from a result, not worked out by the assistant.
+    const calendar = await call('list_social_posts', { app_id: APP });
+    const nextWeek = calendar.structured?.next_week as { from: string; until: string };
+    expect(nextWeek).toEqual({ from: new Date(week.from).toISOString().slice(0, 10), until: new Date(week.until).toISOString().slice(0, 10) });
+    const listed = await call('list_social_posts', { app_id: APP, ...nextWeek });
     const range = listed.structured?.schedule_range as { scheduled_from: string; scheduled_until: string };
     const started = await call('start_scheduling_posts', { app_id: APP, ...range });
     polling = true;
     const job = await call('get_scheduling_job', { app_id: APP, job_id: started.structured?.job_id, wait_seconds: 60 });
     expect(job.structured).toMatchObject({ status: 'completed', done: true });
     // What the week held is done; what still waits outside it is said, not hidden behind "nothing more".
-    expect(job.structured?.approved_waiting).toEqual(expect.any(Number));
-    done("schedule next week's approved posts", 3);
+    expect(job.structured?.approved_waiting).toBe(approved.filter((inWeek) => !inWeek).length);
+
+    // On the sandbox's own calendar: exactly next week's approved posts were scheduled, nothing else changed.
+    const scheduled = expectOnlyWeekScheduled(before, await calendarOf(sandbox, APP), week);
+    expect(scheduled.length).toBe(approved.filter(Boolean).length);
+    done("schedule next week's approved posts", 4);
   });
 
   it('9. ask the builder for dark mode', async () => {

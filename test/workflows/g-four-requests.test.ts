@@ -6,6 +6,7 @@ import { startSandbox, type Sandbox } from '../../src/sandbox/http.js';
 import type { Clock } from '../../src/tools/define.js';
 import { TOOLS } from '../../src/tools/index.js';
 import { connect, type CallOutcome, type Harness } from '../helpers.js';
+import { calendarOf, expectOnlyWeekScheduled, nextWeekOf } from './calendar-oracle.js';
 
 /**
  * Four requests of issue 29 that the service can serve only in part, or not at all, walked as an
@@ -170,6 +171,7 @@ describe('four requests the service serves only in part, from results alone', ()
     await serve();
     // A Wednesday, as in the issue: this week still has approved posts to come, and so does the one after next.
     sandbox.clock.advance(2 * DAY_MS);
+    const before = await calendarOf(sandbox, APP);
     const first = await call('list_social_posts', { app_id: APP });
     const week = first.structured?.next_week as { from: string; until: string };
     expect(week).toEqual({ from: '2026-11-09', until: '2026-11-16' });
@@ -193,6 +195,8 @@ describe('four requests the service serves only in part, from results alone', ()
     // This week's approved posts still wait, yesterday's too: nothing was done beyond the week asked for.
     const waiting = await call('list_social_posts', { app_id: APP, status: 'approved' });
     expect((waiting.structured?.posts as Array<{ id: string }>).map((post) => post.id)).toEqual(['post_launch', 'post_behind', 'post_feature']);
+    // And on the sandbox's own calendar, read apart from the server: exactly that week's approved posts changed.
+    expect(expectOnlyWeekScheduled(before, await calendarOf(sandbox, APP), nextWeekOf(sandbox.clock.now()))).toEqual(['post_case']);
     done("schedule next week's approved posts", 6);
   });
 
