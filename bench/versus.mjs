@@ -10,7 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { startSandboxProcess } from './calls.mjs';
 import { connectStdio, rssMiB } from './mcp.mjs';
-import { cleanEnv, FLOOR, OURS } from './targets.mjs';
+import { cleanEnv, FLOOR, OURS, PEER } from './targets.mjs';
 
 const OUR_CALL = { name: 'list_campaign_suggestions', arguments: { app_id: 'app_demo', campaign_id: 'cmp_demo' } };
 const FLOOR_CALL = { name: 'echo', arguments: { text: 'hello' } };
@@ -45,7 +45,7 @@ async function cpuMs(pid) {
 }
 
 /** `node <args>`; resolves once it prints "serving MCP on <url>/mcp" on stderr. */
-async function startHttp(args, extraEnv) {
+export async function startHttp(args, extraEnv) {
   const child = spawn(process.execPath, args, { env: cleanEnv(extraEnv), stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   const exited = new Promise((resolve) => child.once('close', resolve));
@@ -71,14 +71,14 @@ async function startHttp(args, extraEnv) {
 }
 
 /** A v2 SDK client (2026-07-28) of `url`, sending `headers` with every request. */
-async function connectHttp(url, headers) {
+export async function connectHttp(url, headers) {
   const client = new Client({ name: 'bench', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
   await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers } }));
   return client;
 }
 
 /** `calls` calls spread evenly over `clients`, all starting together; throws on an error result. */
-async function callMany(clients, call, calls) {
+export async function callMany(clients, call, calls) {
   await Promise.all(
     clients.map(async (client, index) => {
       const share = Math.floor(calls / clients.length) + (index < calls % clients.length ? 1 : 0);
@@ -125,6 +125,8 @@ export async function measureVersus({ log = () => undefined, settings = versusSe
   try {
     const oursHttp = await startHttp([OURS, 'http', '--port', '0'], { APPMGMT_BASE_URL: sandbox.url });
     stops.push(oursHttp.stop);
+    const peerHttp = await startHttp([PEER, 'http'], { APPMGMT_BASE_URL: sandbox.url, APPMGMT_ACCESS_TOKEN: sandbox.env.APPMGMT_ACCESS_TOKEN });
+    stops.push(peerHttp.stop);
     const floorHttp = await startHttp([FLOOR, 'http'], {});
     stops.push(floorHttp.stop);
     // The same floor registering 28 trivial tools, as many as ours has: what registering every tool on every request costs the SDK itself.
@@ -136,6 +138,7 @@ export async function measureVersus({ log = () => undefined, settings = versusSe
     stops.push(floorStdio.close);
     const http = [
       { name: 'ours', pid: oursHttp.pid, url: oursHttp.url, headers: credentials, call: OUR_CALL, served: 0 },
+      { name: 'peer', pid: peerHttp.pid, url: peerHttp.url, headers: {}, call: OUR_CALL, served: 0 },
       { name: 'floor', pid: floorHttp.pid, url: floorHttp.url, headers: {}, call: FLOOR_CALL, served: 0 },
     ];
     for (const target of http) {
