@@ -48,7 +48,7 @@ import { SERVER_NAME, SERVER_VERSION } from './version.js';
 export interface ServerDeps {
   config: Config;
   log: Log;
-  /** The default caller's API client; defaults to the ky client built from `config` on first use. */
+  /** The default caller's API client; defaults to the client built from `config` on first use. */
   api?: ApiClient;
   /** API clients are built once it resolves, so tool calls wait for it (--sandbox: the sandbox listening, which initialize does not wait for). */
   ready?: Promise<unknown>;
@@ -287,7 +287,7 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
     const redact = redactor(secretsOf(callerConfig));
     // The configured caller's secrets are already redacted by the server's log; a request's are not.
     const callerLog = perRequest ? redactingLog(log, redact) : log;
-    // The HTTP client loads on the first tool call: importing ky probes fetch, which costs ~20 ms of start-up.
+    // The HTTP client (src/api/) loads on the first tool call: start-up never pays for it.
     let client: Promise<ApiClient> | undefined = api && Promise.resolve(api);
     return {
       scope,
