@@ -53,3 +53,16 @@ export async function measureColdStarts(targets, { runs = 21, warmup = 2 } = {})
   return Object.fromEntries(Object.entries(samples).map(([name, values]) => [name, summarize(values)]));
 }
 
+
+/** Runs `target` through initialize and tools/list for 1.5 s, so src/bin.ts writes its code cache for this Node (as a user's first session does). */
+export async function primeCodeCache({ command, args, env }) {
+  const child = spawn(command, args, { env, stdio: ['pipe', 'pipe', 'ignore'] });
+  const send = (message) => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
+  send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1.0.0' } } });
+  send({ method: 'notifications/initialized' });
+  send({ id: 2, method: 'tools/list' });
+  child.stdin.on('error', () => {});
+  await new Promise((resolve) => setTimeout(resolve, 1_500));
+  child.kill();
+  await new Promise((resolve) => (child.exitCode === null ? child.once('close', resolve) : resolve()));
+}

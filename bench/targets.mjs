@@ -38,7 +38,7 @@ function binScript(pkg, bin) {
 
 const node = (name, args, env = cleanEnv()) => ({ name, command: process.execPath, args, env });
 
-const BARE = ['-e', "process.stdin.once('data', () => process.stdout.write('{}\\n'))"];
+export const BARE = ['-e', "process.stdin.once('data', () => process.stdout.write('{}\\n'))"];
 
 /**
  * NODE_EXTRA_CA_CERTS makes every Node.js 20 process read and parse that certificate file before it

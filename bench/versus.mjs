@@ -1,8 +1,9 @@
-// Ours against the floor (bench/floor-server.mjs: the SDK with one trivial tool, a new server per
-// request), in the same run and round robin, so machine noise falls on both alike. Ours serves
-// `list_campaign_suggestions` against the sandbox in its own process (`dist/index.js sandbox`), as
-// a live deployment calls its API: its figures include that upstream call, the floor has none.
-// Server CPU per call (1 client, HTTP and stdio; over HTTP also the floor with 28 trivial tools),
+// Ours against the naive peer (bench/peer-server.mjs: the same SDK answering the same two upstream
+// reads with fetch and nothing else) and the floor (bench/floor-server.mjs: the SDK with one trivial
+// tool, a new server per request), in the same run and round robin, so machine noise falls on all
+// alike. Ours and the peer serve `list_campaign_suggestions` against the sandbox in its own process
+// (`dist/index.js sandbox`), as a live deployment calls its API; the floor calls nothing. Server CPU
+// per call (1 client, HTTP and stdio; over HTTP also the floor with 28 trivial tools),
 // calls/s with 50 clients over HTTP, and the RSS of each HTTP server once it has answered 10,000
 // calls. Only 127.0.0.1 traffic; every loop is bounded.
 import { spawn } from 'node:child_process';
@@ -25,7 +26,7 @@ const env = (name, fallback) => {
 export function versusSettings() {
   return {
     /** Rounds of each round-robin measurement; the median round is reported. */
-    rounds: env('BENCH_VERSUS_ROUNDS', 7),
+    rounds: env('BENCH_VERSUS_ROUNDS', 5),
     /** Sequential calls per target per round, 1 client. */
     sequentialCalls: env('BENCH_VERSUS_CALLS', 200),
     clients: env('BENCH_HTTP_CLIENTS', 50),
@@ -155,7 +156,7 @@ export async function measureVersus({ log = () => undefined, settings = versusSe
     for (const target of sequential) await callMany([target.client], target.call, settings.warmup);
     for (const target of http) target.served += settings.warmup;
 
-    log(`ours ÷ floor: server CPU per call, 1 client, ${settings.rounds} rounds × ${settings.sequentialCalls} calls, HTTP and stdio`);
+    log(`ours, peer, floor: server CPU per call, 1 client, ${settings.rounds} rounds × ${settings.sequentialCalls} calls, HTTP and stdio`);
     const cpu = await roundRobin(sequential, settings.rounds, async (target) => {
       const before = await cpuMs(target.pid);
       await callMany([target.client], target.call, settings.sequentialCalls);
@@ -164,7 +165,7 @@ export async function measureVersus({ log = () => undefined, settings = versusSe
     for (const target of http) target.served += settings.rounds * settings.sequentialCalls;
     const cpuPerCall = Object.fromEntries(Object.entries(cpu).map(([name, values]) => [name, spread(values.map((ms) => ms / settings.sequentialCalls))]));
 
-    log(`ours ÷ floor: ${settings.clients} clients over HTTP, ${settings.rounds} rounds × ${settings.concurrentCalls} calls`);
+    log(`ours, peer, floor: ${settings.clients} clients over HTTP, ${settings.rounds} rounds × ${settings.concurrentCalls} calls`);
     const pools = {};
     for (const target of http) {
       pools[target.name] = [];
@@ -181,7 +182,7 @@ export async function measureVersus({ log = () => undefined, settings = versusSe
     for (const target of http) target.served += settings.rounds * settings.concurrentCalls;
     const callsPerSecond = Object.fromEntries(Object.entries(rates).map(([name, values]) => [name, spread(values.map(Math.round))]));
 
-    log(`ours ÷ floor: memory after ${settings.memoryCalls.toLocaleString('en-US')} HTTP calls each`);
+    log(`ours, peer, floor: memory after ${settings.memoryCalls.toLocaleString('en-US')} HTTP calls each`);
     const memory = {};
     for (const target of http) {
       await callMany(pools[target.name], target.call, Math.max(0, settings.memoryCalls - target.served));
@@ -189,6 +190,8 @@ export async function measureVersus({ log = () => undefined, settings = versusSe
     }
 
     const ratio = (a, b) => round(a / b);
+    // Each round's own ratio, ours ÷ another server measured minutes apart at most: machine noise cancels best here.
+    const perRound = (values, name, other) => spread(values[name].map((value, i) => value / values[other][i]));
     return {
       settings,
       ours: OUR_CALL,
@@ -201,6 +204,16 @@ export async function measureVersus({ log = () => undefined, settings = versusSe
         cpuPerCallStdio: ratio(cpuPerCall['ours stdio'].median, cpuPerCall['floor stdio'].median),
         throughput: ratio(callsPerSecond.ours.median, callsPerSecond.floor.median),
         memory: ratio(memory.ours.rssMiB, memory.floor.rssMiB),
+        cpuPerCallOverPeer: ratio(cpuPerCall['ours http'].median, cpuPerCall['peer http'].median),
+        throughputOverPeer: ratio(callsPerSecond.ours.median, callsPerSecond.peer.median),
+        memoryOverPeer: ratio(memory.ours.rssMiB, memory.peer.rssMiB),
+      },
+      /** Ours ÷ the peer within each round: median (min–max) over the rounds. */
+      roundRatios: {
+        cpuPerCallOverPeer: perRound(cpu, 'ours http', 'peer http'),
+        throughputOverPeer: perRound(rates, 'ours', 'peer'),
+        cpuPerCallOverFloor: perRound(cpu, 'ours http', 'floor http'),
+        throughputOverFloor: perRound(rates, 'ours', 'floor'),
       },
       seconds: round((performance.now() - started) / 1000, 1),
     };

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { READ_FIXTURES, type ReadFixture } from '../bench/fixtures.mjs';
 import { connect, type Harness } from './helpers.js';
 
-// The deterministic budgets of issue 5, counted in o200k_base tokens; `npm run bench` reports the rest.
+// The deterministic budgets of issue 5, counted in o200k_base tokens; `npm run bench:full` reports the rest.
 const tokens = (value: unknown) => countTokens(typeof value === 'string' ? value : JSON.stringify(value));
 
 describe('token budgets', () => {
