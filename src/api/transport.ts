@@ -46,7 +46,7 @@ export function nodeSend(): Send {
       else if (outgoing.method !== 'get') headers['content-length'] = '0';
       const options = { method: outgoing.method.toUpperCase(), headers, agent: secure ? agents.https : agents.http, signal: outgoing.signal };
       const request = (secure ? httpsRequest : httpRequest)(outgoing.url, options, (response) => resolve(answerOf(response)));
-      request.once('error', reject);
+      request.on('error', reject); // an abort or a dropped connection after the answer began ends its body too
       request.end(outgoing.body);
     });
 }
