@@ -53,3 +53,25 @@ export async function measureColdStarts(targets, { runs = 21, warmup = 2 } = {})
   return Object.fromEntries(Object.entries(samples).map(([name, values]) => [name, summarize(values)]));
 }
 
+
+/**
+ * Runs `target` through initialize and tools/list and on for 1.5 s after the answer, so src/bin.ts
+ * writes its code cache for this Node (as a user's first session does). Timed from the answer, not
+ * the spawn: on a busy machine loading the bundle alone can take a second.
+ */
+export async function primeCodeCache({ command, args, env }, timeoutMs = 20_000) {
+  const child = spawn(command, args, { env, stdio: ['pipe', 'pipe', 'ignore'] });
+  const send = (message) => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
+  child.stdin.on('error', () => {});
+  let output = '';
+  const listed = new Promise((resolve) => child.stdout.on('data', (chunk) => (output += chunk).includes('"id":2') && resolve()));
+  send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1.0.0' } } });
+  send({ method: 'notifications/initialized' });
+  send({ id: 2, method: 'tools/list' });
+  let timer;
+  await Promise.race([listed, new Promise((resolve) => (timer = setTimeout(resolve, timeoutMs)))]);
+  clearTimeout(timer);
+  await new Promise((resolve) => setTimeout(resolve, 1_500));
+  child.kill();
+  await new Promise((resolve) => (child.exitCode === null ? child.once('close', resolve) : resolve()));
+}

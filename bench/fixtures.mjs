@@ -1,4 +1,4 @@
-// Large, representative API answers for the read tools, shared by `npm run bench` and
+// Large, representative API answers for the read tools, shared by `npm run bench:full` and
 // test/budget.test.ts. Deterministic: built from fixed tables, no randomness, no clock.
 
 const APP = 'app_bench';

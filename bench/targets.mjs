@@ -9,6 +9,8 @@ const require = createRequire(import.meta.url);
 export const OURS = fileURLToPath(new URL('../dist/index.js', import.meta.url));
 /** The one-tool SDK server the bench holds ours against (bench/floor-server.mjs). */
 export const FLOOR = fileURLToPath(new URL('./floor-server.mjs', import.meta.url));
+/** The naive peer: the same two upstream reads with fetch, nothing else (bench/peer-server.mjs). */
+export const PEER = fileURLToPath(new URL('./peer-server.mjs', import.meta.url));
 export const FLOOR_NAME = 'floor (one-tool SDK server)';
 export const BARE_NAME = 'bare node -e';
 /** Ours with OpenTelemetry turned on (its SDK loads at start-up); port 9 discards what it would export. */
@@ -36,7 +38,7 @@ function binScript(pkg, bin) {
 
 const node = (name, args, env = cleanEnv()) => ({ name, command: process.execPath, args, env });
 
-const BARE = ['-e', "process.stdin.once('data', () => process.stdout.write('{}\\n'))"];
+export const BARE = ['-e', "process.stdin.once('data', () => process.stdout.write('{}\\n'))"];
 
 /**
  * NODE_EXTRA_CA_CERTS makes every Node.js 20 process read and parse that certificate file before it

@@ -1,8 +1,9 @@
-// Ours against the floor (bench/floor-server.mjs: the SDK with one trivial tool, a new server per
-// request), in the same run and round robin, so machine noise falls on both alike. Ours serves
-// `list_campaign_suggestions` against the sandbox in its own process (`dist/index.js sandbox`), as
-// a live deployment calls its API: its figures include that upstream call, the floor has none.
-// Server CPU per call (1 client, HTTP and stdio; over HTTP also the floor with 28 trivial tools),
+// Ours against the naive peer (bench/peer-server.mjs: the same SDK answering the same two upstream
+// reads with fetch and nothing else) and the floor (bench/floor-server.mjs: the SDK with one trivial
+// tool, a new server per request), in the same run and round robin, so machine noise falls on all
+// alike. Ours and the peer serve `list_campaign_suggestions` against the sandbox in its own process
+// (`dist/index.js sandbox`), as a live deployment calls its API; the floor calls nothing. Server CPU
+// per call (1 client, HTTP and stdio; over HTTP also the floor with 28 trivial tools),
 // calls/s with 50 clients over HTTP, and the RSS of each HTTP server once it has answered 10,000
 // calls. Only 127.0.0.1 traffic; every loop is bounded.
 import { spawn } from 'node:child_process';
@@ -10,7 +11,7 @@ import { readFile } from 'node:fs/promises';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { startSandboxProcess } from './calls.mjs';
 import { connectStdio, rssMiB } from './mcp.mjs';
-import { cleanEnv, FLOOR, OURS } from './targets.mjs';
+import { cleanEnv, FLOOR, OURS, PEER } from './targets.mjs';
 
 const OUR_CALL = { name: 'list_campaign_suggestions', arguments: { app_id: 'app_demo', campaign_id: 'cmp_demo' } };
 const FLOOR_CALL = { name: 'echo', arguments: { text: 'hello' } };
@@ -25,7 +26,7 @@ const env = (name, fallback) => {
 export function versusSettings() {
   return {
     /** Rounds of each round-robin measurement; the median round is reported. */
-    rounds: env('BENCH_VERSUS_ROUNDS', 7),
+    rounds: env('BENCH_VERSUS_ROUNDS', 5),
     /** Sequential calls per target per round, 1 client. */
     sequentialCalls: env('BENCH_VERSUS_CALLS', 200),
     clients: env('BENCH_HTTP_CLIENTS', 50),
@@ -45,7 +46,7 @@ async function cpuMs(pid) {
 }
 
 /** `node <args>`; resolves once it prints "serving MCP on <url>/mcp" on stderr. */
-async function startHttp(args, extraEnv) {
+export async function startHttp(args, extraEnv) {
   const child = spawn(process.execPath, args, { env: cleanEnv(extraEnv), stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   const exited = new Promise((resolve) => child.once('close', resolve));
@@ -71,14 +72,14 @@ async function startHttp(args, extraEnv) {
 }
 
 /** A v2 SDK client (2026-07-28) of `url`, sending `headers` with every request. */
-async function connectHttp(url, headers) {
+export async function connectHttp(url, headers) {
   const client = new Client({ name: 'bench', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
   await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers } }));
   return client;
 }
 
 /** `calls` calls spread evenly over `clients`, all starting together; throws on an error result. */
-async function callMany(clients, call, calls) {
+export async function callMany(clients, call, calls) {
   await Promise.all(
     clients.map(async (client, index) => {
       const share = Math.floor(calls / clients.length) + (index < calls % clients.length ? 1 : 0);
@@ -125,6 +126,8 @@ export async function measureVersus({ log = () => undefined, settings = versusSe
   try {
     const oursHttp = await startHttp([OURS, 'http', '--port', '0'], { APPMGMT_BASE_URL: sandbox.url });
     stops.push(oursHttp.stop);
+    const peerHttp = await startHttp([PEER, 'http'], { APPMGMT_BASE_URL: sandbox.url, APPMGMT_ACCESS_TOKEN: sandbox.env.APPMGMT_ACCESS_TOKEN });
+    stops.push(peerHttp.stop);
     const floorHttp = await startHttp([FLOOR, 'http'], {});
     stops.push(floorHttp.stop);
     // The same floor registering 28 trivial tools, as many as ours has: what registering every tool on every request costs the SDK itself.
@@ -136,6 +139,7 @@ export async function measureVersus({ log = () => undefined, settings = versusSe
     stops.push(floorStdio.close);
     const http = [
       { name: 'ours', pid: oursHttp.pid, url: oursHttp.url, headers: credentials, call: OUR_CALL, served: 0 },
+      { name: 'peer', pid: peerHttp.pid, url: peerHttp.url, headers: {}, call: OUR_CALL, served: 0 },
       { name: 'floor', pid: floorHttp.pid, url: floorHttp.url, headers: {}, call: FLOOR_CALL, served: 0 },
     ];
     for (const target of http) {
@@ -152,7 +156,7 @@ export async function measureVersus({ log = () => undefined, settings = versusSe
     for (const target of sequential) await callMany([target.client], target.call, settings.warmup);
     for (const target of http) target.served += settings.warmup;
 
-    log(`ours ÷ floor: server CPU per call, 1 client, ${settings.rounds} rounds × ${settings.sequentialCalls} calls, HTTP and stdio`);
+    log(`ours, peer, floor: server CPU per call, 1 client, ${settings.rounds} rounds × ${settings.sequentialCalls} calls, HTTP and stdio`);
     const cpu = await roundRobin(sequential, settings.rounds, async (target) => {
       const before = await cpuMs(target.pid);
       await callMany([target.client], target.call, settings.sequentialCalls);
@@ -161,7 +165,7 @@ export async function measureVersus({ log = () => undefined, settings = versusSe
     for (const target of http) target.served += settings.rounds * settings.sequentialCalls;
     const cpuPerCall = Object.fromEntries(Object.entries(cpu).map(([name, values]) => [name, spread(values.map((ms) => ms / settings.sequentialCalls))]));
 
-    log(`ours ÷ floor: ${settings.clients} clients over HTTP, ${settings.rounds} rounds × ${settings.concurrentCalls} calls`);
+    log(`ours, peer, floor: ${settings.clients} clients over HTTP, ${settings.rounds} rounds × ${settings.concurrentCalls} calls`);
     const pools = {};
     for (const target of http) {
       pools[target.name] = [];
@@ -178,7 +182,7 @@ export async function measureVersus({ log = () => undefined, settings = versusSe
     for (const target of http) target.served += settings.rounds * settings.concurrentCalls;
     const callsPerSecond = Object.fromEntries(Object.entries(rates).map(([name, values]) => [name, spread(values.map(Math.round))]));
 
-    log(`ours ÷ floor: memory after ${settings.memoryCalls.toLocaleString('en-US')} HTTP calls each`);
+    log(`ours, peer, floor: memory after ${settings.memoryCalls.toLocaleString('en-US')} HTTP calls each`);
     const memory = {};
     for (const target of http) {
       await callMany(pools[target.name], target.call, Math.max(0, settings.memoryCalls - target.served));
@@ -186,6 +190,8 @@ export async function measureVersus({ log = () => undefined, settings = versusSe
     }
 
     const ratio = (a, b) => round(a / b);
+    // Each round's own ratio, ours ÷ another server measured minutes apart at most: machine noise cancels best here.
+    const perRound = (values, name, other) => spread(values[name].map((value, i) => value / values[other][i]));
     return {
       settings,
       ours: OUR_CALL,
@@ -198,6 +204,16 @@ export async function measureVersus({ log = () => undefined, settings = versusSe
         cpuPerCallStdio: ratio(cpuPerCall['ours stdio'].median, cpuPerCall['floor stdio'].median),
         throughput: ratio(callsPerSecond.ours.median, callsPerSecond.floor.median),
         memory: ratio(memory.ours.rssMiB, memory.floor.rssMiB),
+        cpuPerCallOverPeer: ratio(cpuPerCall['ours http'].median, cpuPerCall['peer http'].median),
+        throughputOverPeer: ratio(callsPerSecond.ours.median, callsPerSecond.peer.median),
+        memoryOverPeer: ratio(memory.ours.rssMiB, memory.peer.rssMiB),
+      },
+      /** Ours ÷ the peer within each round: median (min–max) over the rounds. */
+      roundRatios: {
+        cpuPerCallOverPeer: perRound(cpu, 'ours http', 'peer http'),
+        throughputOverPeer: perRound(rates, 'ours', 'peer'),
+        cpuPerCallOverFloor: perRound(cpu, 'ours http', 'floor http'),
+        throughputOverFloor: perRound(rates, 'ours', 'floor'),
       },
       seconds: round((performance.now() - started) / 1000, 1),
     };

@@ -1,7 +1,7 @@
 // The MCP Apps views as a host receives them (issue 27): each page's size, and the time from loading
 // it into a sandboxed frame until its content is on screen, in Debian's headless Chromium. The host
 // is the tests' strict one (views/test-host.ts: no toolInfo, no tool input), the results real ones
-// from the built server with --sandbox over stdio. `npm run bench` runs it; alone:
+// from the built server with --sandbox over stdio. `npm run bench:full` runs it; alone:
 // `npm run bench:views`. Prints a Markdown table; skips when Chromium is missing.
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

@@ -22,17 +22,30 @@ export const VIEW_META_KEY = 'app-management/view';
  */
 export function present(result: ToolResult, options: Shown): CallToolResult {
   const { redact, sandbox } = options;
-  const text = redact(strip(`${sandbox ? '[sandbox] ' : ''}${result.text}\nNext: ${result.next}`));
+  // Every string is cleaned and kept; one search of them all then usually shows that redacting them
+  // one by one would change none (text.ts, unchangedAll).
+  const seen: string[] = [];
+  const keep = (fix: (value: string) => string) => (value: string) => {
+    const out = fix(value);
+    seen.push(out);
+    return out;
+  };
   const facts = { ...result.structured, ...(result.isError ? { error: result.text } : {}), next: result.next };
-  const shown = (value: string) => redact(strip(value));
-  const structured = mapStrings(facts, shown);
-  const view = result.view ? { _meta: { [VIEW_META_KEY]: viewData(result.view, shown, redact) } } : {};
-  return { content: [{ type: 'text', text }], structuredContent: structured, ...(result.isError ? { isError: true } : {}), ...view };
+  let text = keep(strip)(`${sandbox ? '[sandbox] ' : ''}${result.text}\nNext: ${result.next}`);
+  let structured = mapStrings(facts, keep(strip));
+  let view = result.view && viewData(result.view, keep(strip), keep((value) => value));
+  if (!redact.unchangedAll?.(seen)) {
+    text = redact(text);
+    structured = mapStrings(structured, redact);
+    view = view && mapStrings(view, redact);
+  }
+  return { content: [{ type: 'text', text }], structuredContent: structured, ...(result.isError ? { isError: true } : {}), ...(view ? { _meta: { [VIEW_META_KEY]: view } } : {}) };
 }
 
-function viewData(view: Record<string, unknown>, shown: (value: string) => string, redact: Redact): Record<string, unknown> {
+/** The view data cleaned as the facts are, but its `arguments`, which must still match the warning, only redacted (after). */
+function viewData(view: Record<string, unknown>, shown: (value: string) => string, exactly: (value: string) => string): Record<string, unknown> {
   const { arguments: exact, ...rest } = view;
-  return { ...mapStrings(rest, shown), ...(exact === undefined ? {} : { arguments: mapStrings(exact, redact) }) };
+  return { ...mapStrings(rest, shown), ...(exact === undefined ? {} : { arguments: mapStrings(exact, exactly) }) };
 }
 
 /** An error as the client receives it: the text as it always was, and `{error, next}` for clients that read only structured results. */

@@ -48,7 +48,7 @@ import { SERVER_NAME, SERVER_VERSION } from './version.js';
 export interface ServerDeps {
   config: Config;
   log: Log;
-  /** The default caller's API client; defaults to the ky client built from `config` on first use. */
+  /** The default caller's API client; defaults to the client built from `config` on first use. */
   api?: ApiClient;
   /** API clients are built once it resolves, so tool calls wait for it (--sandbox: the sandbox listening, which initialize does not wait for). */
   ready?: Promise<unknown>;
@@ -135,11 +135,15 @@ interface Caller {
   api(): Promise<ApiClient>;
 }
 
-/** Everything about one tool that does not depend on the caller, built once per process. */
+/**
+ * Everything about one tool that does not depend on the caller, built once per process, and each
+ * part only when first used: building every tool's schemas took a fifth of a start-up, before the
+ * first call needs one of them (issue 31).
+ */
 interface PreparedTool {
-  tool: AnyTool;
-  inputSchema: z.ZodObject;
-  outputSchema: z.ZodObject;
+  readonly tool: AnyTool;
+  readonly inputSchema: z.ZodObject;
+  readonly outputSchema: z.ZodObject;
   /** JSON Schemas as clients read them, converted on first use and kept. */
   inputJson(): Record<string, unknown>;
   outputJson(): Record<string, unknown>;
@@ -149,19 +153,26 @@ interface PreparedTool {
  * One tool as a caller of one selection is shown it: texts without sentences naming tools the
  * selection leaves out (offer.ts), and the schemas of its app scope.
  */
-function prepare(tool: AnyTool, config: Config, offered: Offered): PreparedTool {
-  const shown = shownTool(tool, offered);
-  const inputSchema = inputSchemaOf(shown, config);
-  const outputSchema = outputSchemaOf(shown);
+function prepare(definition: AnyTool, config: Config, offered: Offered): PreparedTool {
+  let tool: AnyTool | undefined;
+  let inputSchema: z.ZodObject | undefined;
+  let outputSchema: z.ZodObject | undefined;
   let input: Record<string, unknown> | undefined;
   let output: Record<string, unknown> | undefined;
-  return {
-    tool: shown,
-    inputSchema,
-    outputSchema,
-    inputJson: () => (input ??= shownSchema(jsonSchemaOf(inputSchema, 'input'), offered)),
-    outputJson: () => (output ??= shownSchema(jsonSchemaOf(outputSchema, 'output'), offered)),
+  const prepared: PreparedTool = {
+    get tool() {
+      return (tool ??= shownTool(definition, offered));
+    },
+    get inputSchema() {
+      return (inputSchema ??= inputSchemaOf(prepared.tool, config));
+    },
+    get outputSchema() {
+      return (outputSchema ??= outputSchemaOf(prepared.tool));
+    },
+    inputJson: () => (input ??= shownSchema(jsonSchemaOf(prepared.inputSchema, 'input'), offered)),
+    outputJson: () => (output ??= shownSchema(jsonSchemaOf(prepared.outputSchema, 'output'), offered)),
   };
+  return prepared;
 }
 
 /** What one selection of tools offers its callers: built once per distinct selection, and kept. */
@@ -228,10 +239,10 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
     const offered = offeredTo(callerConfig, deps.tools, config);
     const selected = offered.tools.map((tool) => prepare(tool, callerConfig, offered));
     let listing: Tool[] | undefined;
-    const gatedNames = new Set(selected.filter(({ tool }) => tool.cost !== 'none').map(({ tool }) => tool.name));
+    const gatedNames = new Set(offered.tools.filter((tool) => tool.cost !== 'none').map((tool) => tool.name));
     offer = {
       offered,
-      byName: new Map(selected.map((prepared) => [prepared.tool.name, prepared])),
+      byName: new Map(offered.tools.map((tool, i) => [tool.name, selected[i]!])),
       // Our own tools/list, minus the "$schema" boilerplate of every entry.
       listing: () =>
         (listing ??= withViews(
@@ -245,7 +256,7 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
           })),
           gatedNames,
         )),
-      prompts: promptsOf(callerConfig, new Set(selected.map(({ tool }) => tool.name))),
+      prompts: promptsOf(callerConfig, new Set(offered.tools.map((tool) => tool.name))),
       instructions: instructionsFor(callerConfig, offered, config),
     };
     offers.set(key, offer);
@@ -287,7 +298,7 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
     const redact = redactor(secretsOf(callerConfig));
     // The configured caller's secrets are already redacted by the server's log; a request's are not.
     const callerLog = perRequest ? redactingLog(log, redact) : log;
-    // The HTTP client loads on the first tool call: importing ky probes fetch, which costs ~20 ms of start-up.
+    // The HTTP client (src/api/) loads on the first tool call: start-up never pays for it.
     let client: Promise<ApiClient> | undefined = api && Promise.resolve(api);
     return {
       scope,

@@ -93,6 +93,12 @@ export type Redact = ((text: string) => string) & {
    * caller may skip redacting them one by one. Absent: always redact.
    */
   mayHold?: (text: string) => boolean;
+  /**
+   * True when redaction would return every one of `texts` unchanged: one search of them all
+   * together (mayHold, and the cut-secret check), instead of one redaction per string. False when
+   * it cannot tell.
+   */
+  unchangedAll?: (texts: readonly string[]) => boolean;
 };
 
 /**
@@ -145,6 +151,14 @@ export function redactor(secrets: readonly string[]): Redact {
     if (holdsNeedle(text, needles)) return true;
     const views = new Set([text, unescaped(text)]);
     return [...views].some((view) => patterns.some((pattern) => view.search(pattern) >= 0) || (encoded !== undefined && view.search(encoded) >= 0));
+  };
+  redact.unchangedAll = (texts) => {
+    // Joined by line breaks, which no secret holds: each text stays a whole part of the joined one, so
+    // whatever redaction finds in one, the search finds in the whole. A trailing backslash would
+    // escape the line break in the unescaped view, so such a text is redacted on its own.
+    if (texts.some((text) => text.endsWith('\\'))) return false;
+    const joined = texts.join('\n');
+    return !redact.mayHold!(joined) && cutPrefixes(joined, unique) === joined;
   };
   return redact;
 }

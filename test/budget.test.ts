@@ -4,7 +4,7 @@ import { READ_FIXTURES, type ReadFixture } from '../bench/fixtures.mjs';
 import { docFigures } from './docs/markdown.js';
 import { connect, type Harness } from './helpers.js';
 
-// The deterministic budgets of issue 5, counted in o200k_base tokens; `npm run bench` reports the rest.
+// The deterministic budgets of issue 5, counted in o200k_base tokens; `npm run bench:full` reports the rest.
 // The figures are read from docs/performance.md, which states them, so the doc and the test cannot drift.
 const [LIST_TOKENS, CREATE_TOKENS, TOOL_TOKENS, INSTRUCTIONS_TOKENS, SUGGESTIONS_PERCENT, RESULT_TOKENS] = docFigures(
   'docs/performance.md',

@@ -2,6 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
 import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { createApiClient } from '../src/api/client.js';
+import type { Send } from '../src/api/transport.js';
 import { secretsOf, type Config } from '../src/config.js';
 import { redactor } from '../src/text.js';
 import { silentLog, type Log } from '../src/log.js';
@@ -56,14 +57,16 @@ export async function connect(
     clock?: Clock;
     log?: Log;
     capabilities?: ClientCapabilities;
-    /** What the API client fetches with; the global fetch by default. */
+    /** What the API client fetches with; node:http (src/api/transport.ts) by default. */
     fetch?: typeof fetch;
+    /** What the API client sends with, when a test watches the server's own transport. */
+    send?: Send;
   } = {},
 ): Promise<Harness> {
   const sandbox = options.sandbox ?? (await startSandbox({ control: true }));
   const config = sandboxConfig(sandbox, options.config);
   const log = options.log ?? silentLog;
-  const api = createApiClient({ config, log, retryDelayMs: () => 0, redact: redactor(secretsOf(config)), ...(options.fetch ? { fetch: options.fetch } : {}) });
+  const api = createApiClient({ config, log, retryDelayMs: () => 0, redact: redactor(secretsOf(config)), ...(options.fetch ? { fetch: options.fetch } : {}), ...(options.send ? { send: options.send } : {}) });
   const server = createServer({ config, log, api, ...(options.clock ? { clock: options.clock } : {}) });
   const client = new Client({ name: 'test-client', version: '1.0.0' }, { capabilities: options.capabilities ?? {} });
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();

@@ -94,6 +94,33 @@ describe('redactor', () => {
   });
 });
 
+describe('redactor: one search for many strings', () => {
+  const redact = redactor([SECRET, 'key_demo_owner']);
+  const b64 = (text: string) => Buffer.from(text).toString('base64');
+  // Pieces a result's strings are made of: ordinary words, a secret's forms and halves, escapes and cuts.
+  const piece = fc.constantFrom(
+    'words ', SECRET, SECRET.slice(0, 9), SECRET.slice(9), encodeURIComponent(SECRET), b64(`Bearer ${SECRET}`), SECRET.split('').join('\u200b'),
+    'key_demo_owner'.split('').join(' '), '\u2026', '\\', '%', '&amp;', '\n', 'pat_Zx9', 'key_dem', ' ', 'x',
+  );
+  const texts = fc.array(fc.array(piece, { maxLength: 6 }).map((parts) => parts.join('')), { maxLength: 6 });
+
+  it('says unchanged only when redacting each string on its own would change none', () => {
+    fc.assert(
+      fc.property(texts, (list) => {
+        const changes = list.some((text) => redact(text) !== text);
+        if (redact.unchangedAll!(list)) expect(changes).toBe(false);
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it('says unchanged for ordinary strings, so they are not redacted one by one', () => {
+    expect(redact.unchangedAll!(['Raise the daily budget', 'cmp_1', 'Next: call list_ad_campaigns…'])).toBe(true);
+    expect(redact.unchangedAll!(['fine', `echo ${SECRET.slice(0, 8)}…`])).toBe(false);
+    expect(redact.unchangedAll!(['fine', b64(SECRET)])).toBe(false);
+  });
+});
+
 describe('redactor speed', () => {
   it('stays linear on long base64-like runs such as data URLs', () => {
     const redact = redactor([SECRET]);

@@ -5,6 +5,7 @@ import type { Redact } from '../text.js';
 import { realClock } from '../clock.js';
 import { linkAbort, type SendAbort } from './deadline.js';
 import { exchange, label, type ApiRequest, type Attempt, type Credential } from './exchange.js';
+import { fetchSend, nodeSend, type Send } from './transport.js';
 import type { ObserveUpstream } from '../observe/telemetry.js';
 import { paths } from './paths.js';
 import { announceSend } from '../observe/sending.js';
@@ -70,7 +71,10 @@ export interface CallOptions {
 export interface ApiClientOptions {
   config: Config;
   log: Log;
+  /** Sends through this fetch instead of node:http (src/api/transport.ts); tests give one to see or fake the upstream. */
   fetch?: typeof fetch;
+  /** Sends through this instead of the shared node:http pool; tests wrap nodeSend() to watch what it decodes. */
+  send?: Send;
   /** Backoff before retry n (1-based) when the upstream names no wait; injectable so tests never wait. */
   retryDelayMs?: (attempt: number) => number;
   /** Longest wait before a retry; beyond it the error goes back to the model with the wait. */
@@ -91,11 +95,15 @@ export interface ApiClientOptions {
 
 export type ApiClient = ReturnType<typeof createApiClient>;
 
+/** One keep-alive pool per process, shared by every caller's client (HTTP mode builds one per request). */
+let shared: Send | undefined;
+const defaultSend = () => (shared ??= nodeSend());
+
 /** The one place that knows HTTP: auth per operation, whole-answer deadlines, size limits and retry policy. */
 export function createApiClient(options: ApiClientOptions) {
   const { config, log } = options;
   const context = {
-    fetch: options.fetch,
+    send: options.send ?? (options.fetch ? fetchSend(options.fetch) : defaultSend()),
     log,
     redact: options.redact ?? ((text: string) => text),
     maxAnswerBytes: options.maxAnswerBytes ?? MAX_ANSWER_BYTES,
@@ -145,13 +153,11 @@ export function createApiClient(options: ApiClientOptions) {
     }
   }
 
-  /** One attempt; inside its upstream span when telemetry is on, with the fetch it sends through watched for the status. */
+  /** One attempt; inside its upstream span when telemetry is on, which learns the answer's status. */
   function attemptOnce<T>(request: ApiRequest<T>, target: { url: string; headers: Record<string, string>; timeoutMs: number }, abort: SendAbort, resend: number): Promise<Attempt<T>> {
     const { observe } = options;
     if (!observe) return exchange(request, target, abort, context);
-    return observe({ method: request.method, path: request.path, url: target.url, resend }, (watch) =>
-      exchange(request, target, abort, { ...context, fetch: watch(context.fetch ?? globalThis.fetch) }),
-    );
+    return observe({ method: request.method, path: request.path, url: target.url, resend }, (seen) => exchange(request, target, abort, context, seen));
   }
 
   /** The wait before retry n, or undefined when this failure is not retried or the wait is too long. */

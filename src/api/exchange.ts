@@ -1,14 +1,15 @@
-import ky, { HTTPError } from 'ky';
 import type { z } from 'zod';
 import { AnswerTooLargeError, ApiError, AppError, CancelledError, UnexpectedAnswerError, UnreachableError } from '../errors.js';
 import type { Log } from '../log.js';
 import { limit, mapStrings, sanitize, type Redact } from '../text.js';
 import { MAX_HTML_CHARS, MAX_NAME_CHARS, MAX_TEXT_CHARS } from './schemas.js';
 import type { SendAbort } from './deadline.js';
-import { discard, readText } from './read-body.js';
+import { queryString } from './paths.js';
+import { readText } from './read-body.js';
+import type { Answer, Send } from './transport.js';
 import { requestedWaitMs, waitSeconds } from './retry-after.js';
 
-/** One attempt of a request: one ky call, then the status, the body within its limit, and the shape. */
+/** One attempt of a request: one send, then the status, the body within its limit, and the shape. */
 
 /**
  * Which credential an operation takes. `socialKey`: the personal API key in `api_key` when one is
@@ -42,7 +43,7 @@ export interface ApiRequest<T> {
 export type Attempt<T> = { value: T } | { error: Error; waitMs?: number };
 
 export interface ExchangeContext {
-  fetch?: typeof fetch | undefined;
+  send: Send;
   log: Log;
   redact: Redact;
   maxAnswerBytes: number;
@@ -58,45 +59,45 @@ export async function exchange<T>(
   target: { url: string; headers: Record<string, string>; timeoutMs: number },
   abort: SendAbort,
   context: ExchangeContext,
+  seen?: (status: number) => void,
 ): Promise<Attempt<T>> {
-  let response: Response;
+  let answer: Answer;
   try {
-    response = await ky(target.url, {
+    answer = await context.send({
       method: request.method,
-      headers: target.headers,
-      json: request.json,
-      searchParams: request.query,
-      signal: abort.signal,
-      fetch: context.fetch,
-      timeout: false, // ky's timeout stops at the headers; abort.signal carries the whole-answer deadline
-      // ky's retry waits its maximum on a garbage or Infinity Retry-After instead of returning, and its delay cannot use an injected clock.
-      retry: 0,
-      redirect: 'manual', // never forward credentials to another origin
+      url: withQuery(target.url, queryString(request.query)),
+      headers: request.json === undefined ? target.headers : { ...target.headers, 'content-type': 'application/json' },
+      ...(request.json === undefined ? {} : { body: JSON.stringify(request.json) }),
+      signal: abort.signal, // the whole-answer deadline, cancellation and shutdown
     });
   } catch (error) {
-    if (error instanceof HTTPError) return failed(error.response, context);
     return { error: failure(error, abort, target.timeoutMs, request, context.log) };
   }
+  seen?.(answer.status);
+  // A redirect is never followed (credentials stay with the origin): like any other non-2xx answer, an error.
+  if (answer.status < 200 || answer.status > 299) return failed(answer, context);
   const expected = request.expectStatus ?? 200;
-  if (response.status !== expected) {
-    discard(response);
-    return unexpected(`status ${response.status} where ${expected} was expected`, request, context.log);
+  if (answer.status !== expected) {
+    answer.discard();
+    return unexpected(`status ${answer.status} where ${expected} was expected`, request, context.log);
   }
   let text: string;
   try {
-    text = await readText(response, context.maxAnswerBytes);
+    text = await readText(answer, context.maxAnswerBytes);
   } catch (error) {
     return { error: failure(error, abort, target.timeoutMs, request, context.log) };
   }
-  return decode(text, mediaType(response), request, context);
+  return decode(text, mediaType(answer), request, context);
 }
 
+const withQuery = (url: string, query: string) => (query ? `${url}?${query}` : url);
+
 /** A non-2xx answer (3xx included) as an ApiError with the upstream's body, redacted. */
-async function failed(response: Response, context: ExchangeContext): Promise<Attempt<never>> {
-  const text = await readText(response, MAX_ERROR_BODY_BYTES).catch(() => '');
-  const waitMs = requestedWaitMs(response.headers, context.now());
+async function failed(answer: Answer, context: ExchangeContext): Promise<Attempt<never>> {
+  const text = await readText(answer, MAX_ERROR_BODY_BYTES).catch(() => '');
+  const waitMs = requestedWaitMs({ get: answer.header }, context.now());
   const body = mapStrings(lenient(text), (string) => context.redact(limit(string, MAX_TEXT_CHARS)), (key) => context.redact(limit(key, MAX_NAME_CHARS)));
-  return { error: new ApiError(response.status, body, waitSeconds(waitMs)), waitMs };
+  return { error: new ApiError(answer.status, body, waitSeconds(waitMs)), waitMs };
 }
 
 function decode<T>(text: string, type: string, request: ApiRequest<T>, context: ExchangeContext): Attempt<T> {
@@ -151,8 +152,8 @@ function lenient(text: string): unknown {
 }
 
 /** The answer's media type, when it looks like one: upstream text never reaches a message otherwise. */
-function mediaType(response: Response): string {
-  return /^[\w.+-]{1,40}\/[\w.+-]{1,40}/.exec(response.headers.get('content-type') ?? '')?.[0].toLowerCase() ?? 'untyped';
+function mediaType(answer: Answer): string {
+  return /^[\w.+-]{1,40}\/[\w.+-]{1,40}/.exec(answer.header('content-type') ?? '')?.[0].toLowerCase() ?? 'untyped';
 }
 
 export function label(request: ApiRequest<unknown>): string {

@@ -72,3 +72,11 @@ export const paths = {
   /** Query `from`, `to` as YYYY-MM-DD (documented). */
   getWorkspaceAnalytics: (workspaceId: string) => `/api/v1/monitoring/analytics/${segment('workspace_id', workspaceId)}`,
 };
+
+/** An operation's query as sent: its defined values, in order (undefined ones are left out). */
+export function queryString(query: URLSearchParams | Record<string, string | number | boolean | undefined> | undefined): string {
+  if (!query) return '';
+  if (query instanceof URLSearchParams) return query.toString();
+  const entries = Object.entries(query).flatMap(([name, value]) => (value === undefined ? [] : [[name, String(value)] as [string, string]]));
+  return new URLSearchParams(entries).toString();
+}

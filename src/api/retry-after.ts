@@ -17,8 +17,8 @@ const EPOCH_MS = 1e12;
  * "never"; undefined when no header is present or the first present one is unreadable (NaN,
  * empty, garbage), so the caller falls back to its own backoff.
  */
-export function requestedWaitMs(headers: Headers, now: number): number | undefined {
-  const name = WAIT_HEADERS.find((candidate) => headers.get(candidate) !== null);
+export function requestedWaitMs(headers: { get(name: string): string | null | undefined }, now: number): number | undefined {
+  const name = WAIT_HEADERS.find((candidate) => headers.get(candidate) != null);
   if (name === undefined) return undefined;
   // Retry-After is delta seconds or a date (RFC 9110); the rate-limit family may also send an epoch time.
   return parseWait(headers.get(name) ?? '', name !== 'retry-after', now);

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
+import { queryString } from '../api/paths.js';
 import { canonical } from '../gate/key.js';
 
 /**
@@ -12,7 +13,7 @@ import { canonical } from '../gate/key.js';
 /** A request as it leaves, minus its headers: the credential never reaches the trail, only the X-Request-ID. */
 export interface OutgoingRequest {
   method: string;
-  /** The whole URL fetch is given. */
+  /** The URL without its query. */
   url: string;
   query?: URLSearchParams | Record<string, string | number | boolean | undefined> | undefined;
   json?: unknown;
@@ -52,12 +53,4 @@ export function requestLine(request: Pick<OutgoingRequest, 'method' | 'url' | 'q
  */
 export function sentDigest(line: string, body: unknown): string {
   return createHash('sha256').update(line).update('\n').update(body === undefined ? '' : canonical(body)).digest('hex');
-}
-
-/** The query string ky builds from an operation's query (undefined values left out). */
-function queryString(query: OutgoingRequest['query']): string {
-  if (!query) return '';
-  if (query instanceof URLSearchParams) return query.toString();
-  const entries = Object.entries(query).flatMap(([name, value]) => (value === undefined ? [] : [[name, String(value)] as [string, string]]));
-  return new URLSearchParams(entries).toString();
 }

@@ -24,8 +24,8 @@ export interface UpstreamCall {
   resend: number;
 }
 
-/** Wraps one attempt: `run` gets a function that wraps the fetch it sends with, so the span sees the status. */
-export type ObserveUpstream = <T>(call: UpstreamCall, run: (watch: (fetch: typeof globalThis.fetch) => typeof globalThis.fetch) => Promise<Attempt<T>>) => Promise<Attempt<T>>;
+/** Wraps one attempt: `run` gets a function it calls with the answer's status, so the span sees it. */
+export type ObserveUpstream = <T>(call: UpstreamCall, run: (seen: (status: number) => void) => Promise<Attempt<T>>) => Promise<Attempt<T>>;
 
 /** The names the server has (its tools, prompts and protocol versions): what its spans and metrics may name, anything else being _OTHER. */
 export interface OwnNames {

@@ -68,14 +68,8 @@ export function observeUpstream(tracer: Tracer): ObserveUpstream {
     const template = templateOf(templates, call.path);
     const span = tracer.startSpan(template ? `${method} ${template}` : method, { kind: SpanKind.CLIENT, attributes: attributesOf(call, method, template) }, context.active());
     let status: number | undefined;
-    const watch = (fetch: typeof globalThis.fetch): typeof globalThis.fetch =>
-      async (input, init) => {
-        const response = await fetch(input, init);
-        status = response.status;
-        return response;
-      };
     try {
-      const attempt = await run(watch);
+      const attempt = await run((seen) => (status = seen));
       if (status !== undefined) span.setAttribute('http.response.status_code', status);
       if ('error' in attempt) {
         span.setAttribute('error.type', errorTypeOf(attempt.error, status));

@@ -2,19 +2,20 @@ import type { ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createApiClient, MAX_ANSWER_BYTES } from '../../src/api/client.js';
+import type { Send } from '../../src/api/transport.js';
 import type { Config } from '../../src/config.js';
 import { AnswerTooLargeError, ApiError, UnexpectedAnswerError, UnreachableError } from '../../src/errors.js';
 import { silentLog } from '../../src/log.js';
 import { redactor } from '../../src/text.js';
-import { countingFetch, failure, job, send, startUpstream, upstreamConfig, type Upstream } from './upstream.js';
+import { countingSend, failure, job, send, startUpstream, upstreamConfig, type Upstream } from './upstream.js';
 
 const MiB = 1024 * 1024;
 const SECRET = 'sekret-abc-123';
 
 describe('api client against a misbehaving upstream', () => {
   let upstream: Upstream;
-  const client = (overrides: Partial<Config> = {}, fetch?: typeof globalThis.fetch) =>
-    createApiClient({ config: upstreamConfig(upstream, overrides), log: silentLog, retryDelayMs: () => 0, redact: redactor([SECRET]), ...(fetch ? { fetch } : {}) });
+  const client = (overrides: Partial<Config> = {}, send?: Send) =>
+    createApiClient({ config: upstreamConfig(upstream, overrides), log: silentLog, retryDelayMs: () => 0, redact: redactor([SECRET]), ...(send ? { send } : {}) });
 
   beforeAll(async () => {
     upstream = await startUpstream();
@@ -101,8 +102,8 @@ describe('api client against a misbehaving upstream', () => {
         }, 5);
         res.on('close', () => clearInterval(timer));
       });
-      const counter = countingFetch();
-      const error = await failure(client({}, counter.fetch).getSchedulingJob('app_1', 'job_1'));
+      const counter = countingSend();
+      const error = await failure(client({}, counter.send).getSchedulingJob('app_1', 'job_1'));
       expect(error).toBeInstanceOf(AnswerTooLargeError);
       expect(sent).toBeLessThan(members / 4);
       expect(counter.inflated).toBeGreaterThan(MAX_ANSWER_BYTES);

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { nodeSend, type Send } from '../../src/api/transport.js';
 import { loadConfig, type Config } from '../../src/config.js';
 
 /** A small misbehaving upstream on 127.0.0.1: each test sets how it answers. */
@@ -86,25 +87,29 @@ export async function failure(promise: Promise<unknown>): Promise<unknown> {
 }
 
 /**
- * The global fetch, counting the bytes of every answer body as fetch hands them on: after gzip or br
- * was undone, as the client reads them. `inflated` is what a compressed answer cost to decode.
+ * The server's own transport (node:http, its own pool), counting the bytes of every answer body as
+ * it hands them on: after gzip, deflate or br was undone, as the client reads them. `inflated` is
+ * what a compressed answer cost to decode.
  */
-export function countingFetch(): { fetch: typeof fetch; inflated: number } {
+export function countingSend(): { send: Send; inflated: number } {
+  const send = nodeSend();
   const counter = {
     inflated: 0,
-    fetch: (async (input, init) => {
-      const response = await fetch(input, init);
-      if (!response.body) return response;
-      const counted = response.body.pipeThrough(
-        new TransformStream<Uint8Array, Uint8Array>({
-          transform(chunk, controller) {
-            counter.inflated += chunk.byteLength;
-            controller.enqueue(chunk);
+    send: (async (outgoing) => {
+      const answer = await send(outgoing);
+      const body = answer.body;
+      return {
+        ...answer,
+        body: {
+          async *[Symbol.asyncIterator]() {
+            for await (const chunk of body) {
+              counter.inflated += chunk.byteLength;
+              yield chunk;
+            }
           },
-        }),
-      );
-      return new Response(counted, { status: response.status, statusText: response.statusText, headers: response.headers });
-    }) as typeof fetch,
+        },
+      };
+    }) as Send,
   };
   return counter;
 }

@@ -52,13 +52,22 @@ describe('README.md', () => {
     const baseline = JSON.parse(readFileSync(`${ROOT}bench/baseline.json`, 'utf8')) as {
       date: string;
       machine: { node: string; cpu: string; cores: number };
-      versus: { ratios: Record<'cpuPerCallHttp' | 'throughput' | 'memory' | 'coldStartOverBare' | 'coldStartOverFloor', number> };
+      coldStart: { byNode: Record<string, { oursOverFloor: number }> };
+      versus: { ratios: Record<'cpuPerCallOverPeer' | 'cpuPerCallHttp' | 'throughputOverPeer' | 'throughput' | 'memory' | 'memoryOverPeer', number> };
     };
     const section = readFileSync(`${ROOT}${README}`, 'utf8').split('## Performance')[1]!.split('\n## ')[0]!.replace(/\s+/g, ' ');
     const { ratios } = baseline.versus;
     const times = (ratio: number) => `${ratio.toFixed(2)}×`;
+    // Issue 31: measured on the supported runtime, with the ratios to the naive peer and to the floor.
+    expect(baseline.machine.node).toMatch(/^v22\./);
     expect(section).toContain(`on ${baseline.date.slice(0, 10)} (Node ${baseline.machine.node.slice(1)}, ${baseline.machine.cpu}, ${baseline.machine.cores} cores`);
-    for (const figure of [`CPU per \`tools/call\` ${times(ratios.cpuPerCallHttp)}`, `throughput ${times(ratios.throughput)}`, `HTTP calls ${times(ratios.memory)}`, `${times(ratios.coldStartOverBare)} bare node`, `${times(ratios.coldStartOverFloor)} the floor`]) {
+    const cold = Object.entries(baseline.coldStart.byNode).map(([version, c]) => `${times(c.oursOverFloor)} the floor on Node ${version.slice(1)}`);
+    for (const figure of [
+      `CPU per \`tools/call\` ${times(ratios.cpuPerCallOverPeer)} the peer (${times(ratios.cpuPerCallHttp)} the floor)`,
+      `throughput ${times(ratios.throughputOverPeer)} the peer (${times(ratios.throughput)} the floor)`,
+      `HTTP calls ${times(ratios.memory)} the floor (${times(ratios.memoryOverPeer)} the peer)`,
+      ...cold,
+    ]) {
       expect(section).toContain(figure);
     }
   });

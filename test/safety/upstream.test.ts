@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_ANSWER_BYTES } from '../../src/api/client.js';
-import { countingFetch, startUpstream, type Upstream } from '../api/upstream.js';
+import { countingSend, startUpstream, type Upstream } from '../api/upstream.js';
 import { connect, type Harness } from '../helpers.js';
 
 // A misbehaving upstream seen through the whole server: the model gets a clear answer, and the
@@ -9,10 +9,10 @@ import { connect, type Harness } from '../helpers.js';
 describe('a misbehaving upstream, through the server', () => {
   let upstream: Upstream;
   let h: Harness;
-  const counter = countingFetch();
+  const counter = countingSend();
   beforeAll(async () => {
     upstream = await startUpstream();
-    h = await connect({ config: { baseUrl: upstream.url, monitoringUrl: upstream.url, timeoutMs: 10_000 }, fetch: counter.fetch });
+    h = await connect({ config: { baseUrl: upstream.url, monitoringUrl: upstream.url, timeoutMs: 10_000 }, send: counter.send });
   });
   afterAll(async () => {
     await h.close();

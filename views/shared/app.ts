@@ -72,7 +72,7 @@ export async function startView(name: string, handlers: Handlers, { fullscreen =
           fromResult(result);
           handlers.result(result, ready);
           fit();
-          // When the first content reaches the screen (the next frame): npm run bench reads it (bench/views.mjs).
+          // When the first content reaches the screen (the next frame): npm run bench:views reads it (bench/views.mjs).
           if (performance.getEntriesByName(CONTENT_MARK).length === 0) requestAnimationFrame(() => performance.mark(CONTENT_MARK));
         }),
       cancelled: (reason) => whenReady((ready) => handlers.cancelled?.(reason, ready)),
