@@ -201,7 +201,8 @@ describe.skipIf(!browserAvailable)('the campaigns view in headless Chromium', ()
   it('sends one resume when two views of the list both resume the same campaign and both approve', async () => {
     await host.harness.call('pause_ad_campaign', { app_id: APP, campaign_id: 'cmp_quiet' });
     const { frames } = await host.open('list_ad_campaigns', { app_id: APP }, { copies: 2 });
-    for (const view of frames) await view.locator(`${rowSelector('cmp_quiet')} button.resume`).click();
+    // Dispatched: the first view's panel grows its frame and moves the second while Playwright aims.
+    for (const view of frames) await view.locator(`${rowSelector('cmp_quiet')} button.resume`).dispatchEvent('click');
     for (const view of frames) await view.locator('tr.detail .approve').waitFor();
     await Promise.all(frames.map((view) => view.locator('tr.detail .approve').dispatchEvent('click')));
     for (const view of frames) await view.locator('tr.detail .outcome').waitFor();
