@@ -65,7 +65,8 @@ async function showAll(view: Frame): Promise<number> {
   let presses = 0;
   while ((await view.locator('.more').count()) > 0) {
     const before = await view.locator('.suggestion').count();
-    await view.locator('.more').click();
+    // Dispatched: a frame still settling its height can move the button while Playwright aims (one CI run missed it).
+    await view.locator('.more').dispatchEvent('click');
     await expect.poll(() => view.locator('.suggestion').count()).toBeGreaterThan(before);
     presses += 1;
   }
