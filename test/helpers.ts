@@ -27,12 +27,14 @@ export interface Harness {
 /** Config pointing at a sandbox with its demo credentials. */
 export function sandboxConfig(sandbox: Sandbox, overrides: Partial<Config> = {}): Config {
   const { accessToken, apiKey, monitoringApiKey } = sandbox.simulation.credentials;
+  return offlineConfig({ baseUrl: sandbox.url, monitoringUrl: sandbox.url, accessToken, apiKey, monitoringApiKey, ...overrides });
+}
+
+/** The tests' settings with no credentials and an upstream nothing can reach, as a request without credentials sees them. */
+export function offlineConfig(overrides: Partial<Config> = {}): Config {
   return {
-    baseUrl: sandbox.url,
-    monitoringUrl: sandbox.url,
-    accessToken,
-    apiKey,
-    monitoringApiKey,
+    baseUrl: 'http://upstream.invalid',
+    monitoringUrl: 'http://upstream.invalid',
     timeoutMs: 5_000,
     resolveTimeoutMs: 10_000,
     readOnly: false,

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { accessSync, constants, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gateScope } from '../../src/gate/key.js';
 import { silentLog } from '../../src/log.js';
@@ -10,6 +10,7 @@ import { testedBlocks } from '../docs/markdown.js';
 import { DOC_TRAIL_PATH, EXAMPLE_STATE_SECRET } from '../docs/operations-example.js';
 import { memorySink } from '../observe/audit-support.js';
 import { ADMIN, budgeted, limitedServer, warnAndConfirm } from './allowance-support.js';
+import { hasJq } from '../jq.js';
 
 /**
  * The session docs/safety.md shows (a person meets the daily spend limit), made again through the
@@ -22,15 +23,6 @@ const SAFETY = 'docs/safety.md';
 const OPERATIONS = 'docs/operations.md';
 const THIS_TEST = 'test/gate/allowance-docs.test.ts';
 
-const hasJq = (process.env.PATH ?? '').split(delimiter).some((dir) => {
-  try {
-    accessSync(join(dir, 'jq'), constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-});
-if (!hasJq && process.env.REQUIRE_JQ_TESTS) throw new Error('REQUIRE_JQ_TESTS is set, but jq is not installed (Debian: apt-get install jq).');
 
 /** The one block of `file` of `lang` that names this test. */
 function block(file: string, lang: string): string {

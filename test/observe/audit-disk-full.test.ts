@@ -1,12 +1,13 @@
 import { execFileSync } from 'node:child_process';
-import { accessSync, closeSync, constants, mkdtempSync, openSync, readFileSync, rmSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditLineSchema, fileSink } from '../../src/observe/audit.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/http.js';
 import { AUDIT_DOCS, DOC_TRAIL_PATH, spentTodayCommand } from '../docs/operations-example.js';
 import { auditedServer, campaign } from './audit-support.js';
+import { hasJq } from '../jq.js';
 
 /**
  * Issue 25, item 4: on a full disk a spend that could not be recorded was not sent, as promised,
@@ -30,14 +31,6 @@ function mountTmpfs(dir: string): string | undefined {
   }
 }
 
-const hasJq = (process.env.PATH ?? '').split(delimiter).some((dir) => {
-  try {
-    accessSync(join(dir, 'jq'), constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-});
 
 describe('the audit trail on a full disk', () => {
   const dir = mkdtempSync(join(tmpdir(), 'audit-full-'));

@@ -1,12 +1,13 @@
 import { execFileSync } from 'node:child_process';
-import { accessSync, constants, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { testedBlocks } from '../docs/markdown.js';
 import { AUDIT_DOCS, DOC_TRAIL_PATH, EXAMPLE_STATE_SECRET, exampleTrail, spentTodayCommand } from '../docs/operations-example.js';
 import { connectHttp, startHttp } from '../http/harness.js';
 import { campaign, parseTrail } from './audit-support.js';
+import { hasJq } from '../jq.js';
 
 /**
  * The jq command docs/operations.md and README.md give for "what did user X spend today", read from
@@ -19,17 +20,6 @@ const DOC = AUDIT_DOCS[0];
 /** How the command names today; only the run on the documents' own (older) lines swaps it for their day. */
 const TODAY = '"$(date -u +%F)"';
 
-/** Whether jq is on PATH, where the documented command finds it. */
-const hasJq = (process.env.PATH ?? '').split(delimiter).some((dir) => {
-  try {
-    accessSync(join(dir, 'jq'), constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-});
-// Outside CI a missing jq only skips the runs; CI sets REQUIRE_JQ_TESTS (as it does REQUIRE_REDIS_TESTS).
-if (!hasJq && process.env.REQUIRE_JQ_TESTS) throw new Error('REQUIRE_JQ_TESTS is set, but jq is not installed (Debian: apt-get install jq).');
 
 interface Answer {
   spends: Array<Record<string, unknown>>;

@@ -3,11 +3,11 @@ import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@open
 import { InMemoryTransport, type JSONRPCMessage } from '@modelcontextprotocol/server';
 import type { Attributes, Histogram } from '@opentelemetry/api';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Config } from '../../src/config.js';
 import { silentLog } from '../../src/log.js';
 import { requestIdOf, watchServer } from '../../src/observe/mcp-spans.js';
 import type { Telemetry } from '../../src/observe/telemetry.js';
 import { createServer } from '../../src/server.js';
+import { offlineConfig } from '../helpers.js';
 
 /**
  * Issue 25, item 5: the spans and metrics carry only values from the server's own sets. A client's
@@ -20,19 +20,7 @@ const MARK = 'Zq9';
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
 const TRACEPARENT = `00-${TRACE_ID}-00f067aa0ba902b7-01`;
 
-const config: Config = {
-  baseUrl: 'http://upstream.invalid',
-  monitoringUrl: 'http://upstream.invalid',
-  timeoutMs: 5_000,
-  resolveTimeoutMs: 10_000,
-  readOnly: false,
-  requireHumanConfirmation: false,
-  approvalTimeoutMs: 120_000,
-  allowInsecureHttp: true,
-  logLevel: 'error',
-  http: { allowedHosts: [], allowedOrigins: [], maxBodyBytes: 1024 * 1024 },
-  sandbox: false,
-};
+const config = offlineConfig();
 
 describe('the MCP spans and metrics', () => {
   const exporter = new InMemorySpanExporter();

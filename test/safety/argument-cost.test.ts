@@ -3,9 +3,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCommandLine } from '../../src/cli.js';
-import { closest, editsWithin, loadConfig, type Config } from '../../src/config.js';
+import { closest, editsWithin, loadConfig } from '../../src/config.js';
 import { silentLog } from '../../src/log.js';
 import { docFigures } from '../docs/markdown.js';
+import { offlineConfig } from '../helpers.js';
 import { createServer } from '../../src/server.js';
 
 /**
@@ -49,19 +50,7 @@ describe('argument names before credentials', () => {
 
   beforeAll(async () => {
     // No credentials at all, as an HTTP request without them; nothing may be sent anywhere.
-    const config: Config = {
-      baseUrl: 'http://upstream.invalid',
-      monitoringUrl: 'http://upstream.invalid',
-      timeoutMs: 5_000,
-      resolveTimeoutMs: 10_000,
-      readOnly: false,
-      requireHumanConfirmation: false,
-      approvalTimeoutMs: 120_000,
-      allowInsecureHttp: true,
-      logLevel: 'error',
-      http: { allowedHosts: [], allowedOrigins: [], maxBodyBytes: MIB },
-      sandbox: false,
-    };
+    const config = offlineConfig({ http: { allowedHosts: [], allowedOrigins: [], maxBodyBytes: MIB } });
     const server = createServer({ config, log: silentLog });
     client = new Client({ name: 'argument-cost-test', version: '1.0.0' });
     const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
