@@ -5,7 +5,7 @@
 // where the code comes from: a package, a file of ours, Node's own fetch (undici), Node's
 // internals, the garbage collector. Only 127.0.0.1 traffic.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { SourceMap } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -39,6 +39,8 @@ try {
   await server.stop();
   const file = readdirSync(dir).find((name) => name.endsWith('.cpuprofile'));
   if (!file) throw new Error('the server wrote no profile');
+  // BENCH_PROFILE_SAVE=path keeps the profile, for Chrome DevTools or a closer look.
+  if (process.env.BENCH_PROFILE_SAVE) copyFileSync(join(dir, file), process.env.BENCH_PROFILE_SAVE);
   process.stdout.write(summarize(JSON.parse(readFileSync(join(dir, file), 'utf8'))));
 } finally {
   sandbox.close();
@@ -69,6 +71,10 @@ function summarize(profile) {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const self = new Map();
   const functions = new Map();
+  // Inclusive time: a sample counts once for every distinct function of ours (src/) on its stack.
+  const parents = new Map();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parents.set(child, node.id);
+  const inclusive = new Map();
   let total = 0;
   profile.samples.forEach((id, i) => {
     const node = byId.get(id);
@@ -79,6 +85,13 @@ function summarize(profile) {
     self.set(where, (self.get(where) ?? 0) + us);
     const name = functionOf(node.callFrame, where);
     functions.set(name, (functions.get(name) ?? 0) + us);
+    const onStack = new Set();
+    for (let at = id; at !== undefined; at = parents.get(at)) {
+      const frame = byId.get(at).callFrame;
+      const from = origin(frame);
+      if (from.startsWith('src/')) onStack.add(functionOf(frame, from));
+    }
+    for (const name of onStack) inclusive.set(name, (inclusive.get(name) ?? 0) + us);
   });
   const rows = (entries) =>
     [...entries]
@@ -96,6 +109,10 @@ function summarize(profile) {
     '| function | share | per call |',
     '|---|---|---|',
     rows(functions),
+    '',
+    '| function of ours, with all it calls | share | per call |',
+    '|---|---|---|',
+    rows(inclusive),
     '',
   ].join('\n');
 }

@@ -24,13 +24,20 @@ const QUOTES = /["\u00ab\u00bb\u02b9-\u02bd\u02dd\u02ee\u2018-\u201f\u2032\u2033
 
 export const ELLIPSIS = '\u2026';
 
+// Either of the two above, in one search: most texts hold neither, and are then returned as they are.
+const STRIPPED = new RegExp(`${CONTROL.source}|${INVISIBLE.source}`, 'u');
+// Printable ASCII words between single spaces: what sanitize returns unchanged, as most ids and titles are.
+const PLAIN_LINE = /^[\x21-\x7e]+(?: [\x21-\x7e]+)*$/;
+
 /** Removes hidden and reordering characters and control characters; keeps line breaks. */
 export function strip(text: string): string {
+  if (!STRIPPED.test(text)) return text;
   return text.replace(INVISIBLE, '').replace(CONTROL, ' ');
 }
 
 /** Untrusted text made safe to show: one line, nothing hidden, at most `max` code points. */
 export function sanitize(text: string, max = 200): string {
+  if (text.length <= max && PLAIN_LINE.test(text)) return text;
   const clean = strip(text).replace(/\s+/g, ' ').trim();
   if (clean.length <= max) return clean;
   // Count code points, so the cut never splits a surrogate pair (half an emoji is not text).
@@ -138,19 +145,19 @@ export function redactor(secrets: readonly string[]): Redact {
   const cores = unique.flatMap(base64Cores);
   const encoded = cores.length ? new RegExp(cores.map(escape).join('|'), 'g') : undefined;
   const needles = viewNeedles(unique);
+  const searches = [...patterns, ...(encoded ? [encoded] : [])].map((pattern) => new RegExp(pattern.source, pattern.flags.replace('g', '')));
   const redact: Redact = (text) => {
     let out = text;
     for (const pattern of patterns) out = out.replace(pattern, REDACTED);
     if (encoded) out = redactRuns(out, encoded);
-    if (holdsNeedle(out, needles)) return WITHHELD;
+    if (needles.plain.length > 0 && out.length >= MIN_VIEW_SECRET && holdsNeedle(viewsOf(out), needles)) return WITHHELD;
     return cutPrefixes(out, unique);
   };
   redact.mayHold = (text) => {
     // A large answer is cut string by string first (api/schemas.ts); searching it whole could cost more than that.
     if (text.length > MAX_WHOLE_SEARCH_CHARS) return true;
-    if (holdsNeedle(text, needles)) return true;
-    const views = new Set([text, unescaped(text)]);
-    return [...views].some((view) => patterns.some((pattern) => view.search(pattern) >= 0) || (encoded !== undefined && view.search(encoded) >= 0));
+    const views = viewsOf(text);
+    return holdsNeedle(views, needles) || views.some((view) => searches.some((search) => search.test(view)));
   };
   redact.unchangedAll = (texts) => {
     // Joined by line breaks, which no secret holds: each text stays a whole part of the joined one, so
@@ -177,25 +184,52 @@ interface Needles {
   plain: string[];
   hex: string[];
   base64: string[];
+  /**
+   * The hex and base64 needles with any whitespace allowed between their characters, as one search
+   * each: for a text of ordinary length, one pass of these costs a tenth of removing its whitespace
+   * (a string copy with a cut at every space) and searching the result.
+   */
+  spaced?: { hex: RegExp; base64: RegExp | undefined };
 }
 
 function viewNeedles(secrets: string[]): Needles {
   const long = secrets.filter((secret) => secret.length >= MIN_VIEW_SECRET);
   const forms = [...new Set(long.flatMap((secret) => [secret, encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1)]))];
+  const hex = [...new Set(forms.map((form) => Buffer.from(form, 'utf8').toString('hex')))];
+  const base64 = [...new Set(forms.flatMap(base64Cores))];
+  // Only `\s*` between two literal characters: one way to match, so no backtracking.
+  const spaced = (needles: string[], flags: string) => new RegExp(needles.map((needle) => Array.from(needle, escape).join('\\s*')).join('|'), flags);
   return {
     plain: [...new Set(long.flatMap((secret) => [secret, Buffer.from(secret, 'utf8').toString('latin1')]).map((needle) => needle.toLowerCase()))],
-    hex: [...new Set(forms.map((form) => Buffer.from(form, 'utf8').toString('hex')))],
-    base64: [...new Set(forms.flatMap(base64Cores))],
+    hex,
+    base64,
+    ...(hex.length > 0 ? { spaced: { hex: spaced(hex, 'i'), base64: base64.length > 0 ? spaced(base64, '') : undefined } } : {}),
   };
 }
 
 const WHITESPACE_RUN = /\s+/g;
+/**
+ * Views up to this long are searched with the spaced needles; a longer one has its whitespace
+ * removed first, which costs the same at any length, while a spaced search of a hostile text (long
+ * runs of a needle's first characters) could cost a multiple of that.
+ */
+const MAX_SPACED_SEARCH_CHARS = 32 * 1024;
 
-function holdsNeedle(text: string, needles: Needles): boolean {
-  if (needles.plain.length === 0 || text.length < MIN_VIEW_SECRET) return false;
-  for (const view of new Set([text, unescaped(text)])) {
+/** A text, and its unescaped view when that differs. */
+function viewsOf(text: string): string[] {
+  const view = unescaped(text);
+  return view === text ? [text] : [text, view];
+}
+
+function holdsNeedle(views: string[], needles: Needles): boolean {
+  if (needles.plain.length === 0 || views[0]!.length < MIN_VIEW_SECRET) return false;
+  for (const view of views) {
     const lower = view.toLowerCase();
     if (needles.plain.some((needle) => lower.includes(needle))) return true;
+    if (needles.spaced && view.length <= MAX_SPACED_SEARCH_CHARS) {
+      if (needles.spaced.hex.test(view) || needles.spaced.base64?.test(view)) return true;
+      continue;
+    }
     const joined = view.replace(WHITESPACE_RUN, '');
     const joinedLower = joined.toLowerCase();
     if (needles.hex.some((needle) => joinedLower.includes(needle))) return true;
@@ -310,8 +344,9 @@ const MAX_DEPTH = 64;
 
 /**
  * A JSON value with `fix` applied to every string and `fixKey` (by default `fix`) to every key (an
- * echo can hide in either). Objects and arrays are copied; values nested deeper than 64 levels
- * become "[too deep]".
+ * echo can hide in either); values nested deeper than 64 levels become "[too deep]". An object or
+ * array in which nothing changed is returned as it is, not copied: most answers have nothing to
+ * cut or redact, and copying every object of them was most of the cost (issue 31).
  */
 export function mapStrings<T>(value: T, fix: (text: string) => string, fixKey: (text: string) => string = fix): T {
   return mapDeep(value, fix, fixKey, 0);
@@ -321,8 +356,29 @@ function mapDeep<T>(value: T, fix: (text: string) => string, fixKey: (text: stri
   if (typeof value === 'string') return fix(value) as T;
   if (value === null || typeof value !== 'object') return value;
   if (depth >= MAX_DEPTH) return '[too deep]' as T;
-  if (Array.isArray(value)) return value.map((item) => mapDeep(item, fix, fixKey, depth + 1)) as T;
-  const out: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) out[fixKey(key)] = mapDeep(item, fix, fixKey, depth + 1);
-  return out as T;
+  if (Array.isArray(value)) {
+    let out: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
+      const fixed = mapDeep(item, fix, fixKey, depth + 1);
+      if (out) out.push(fixed);
+      else if (fixed !== item) (out = value.slice(0, i)).push(fixed);
+    }
+    return (out ?? value) as T;
+  }
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record);
+  let out: Record<string, unknown> | undefined;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    const item = record[key];
+    const fixedKey = fixKey(key);
+    const fixed = mapDeep(item, fix, fixKey, depth + 1);
+    if (!out && (fixedKey !== key || fixed !== item)) {
+      out = {};
+      for (const earlier of keys.slice(0, i)) out[earlier] = record[earlier];
+    }
+    if (out) out[fixedKey] = fixed;
+  }
+  return (out ?? value) as T;
 }

@@ -92,6 +92,24 @@ describe('redactor', () => {
     for (let i = 0; i < 200; i++) nested = [nested];
     expect(JSON.stringify(mapStrings(nested, redact))).toContain('[too deep]');
   });
+
+  it('copies only the objects and arrays on the way to a change, and never changes its input', () => {
+    const input = { a: { keep: ['x', 1, null] }, b: [{ s: 'short' }, { s: 'a long string' }], [`k${SECRET}`]: true };
+    const before = structuredClone(input);
+    const cut = (text: string) => (text.length > 6 ? `${text.slice(0, 5)}…` : text);
+    const out = mapStrings(input, cut, (key) => key);
+    expect(input).toEqual(before);
+    expect(out).toEqual({ a: { keep: ['x', 1, null] }, b: [{ s: 'short' }, { s: 'a lon…' }], [`k${SECRET}`]: true });
+    expect(out.a).toBe(input.a); // nothing in it changed
+    expect(out.b[0]).toBe(input.b[0]);
+    expect(out.b).not.toBe(input.b);
+    expect(out).not.toBe(input);
+    // A key that changes copies its object, keeping the order of the keys.
+    const keyed = mapStrings(input, (text) => text, redactor([SECRET]));
+    expect(Object.keys(keyed)).toEqual(['a', 'b', 'k[redacted]']);
+    expect(keyed.a).toBe(input.a);
+    expect(mapStrings(before, (text) => text)).toBe(before);
+  });
 });
 
 describe('redactor: one search for many strings', () => {
