@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import {
   CLIENT_CAPABILITIES_META_KEY,
@@ -91,8 +91,13 @@ export interface CallerOptions {
   wording?: (text: string) => string;
 }
 
-/** Builds the MCP server for one stdio connection, or for one HTTP request of the caller it is given. */
-export type ServerFactory = (caller?: CallerOptions) => McpServer;
+/**
+ * Builds the MCP server for one stdio connection, or for one HTTP request of the caller it is given.
+ * `method`, when known (a 2026-07-28 HTTP request names it in its Mcp-Method header, which the SDK
+ * checks against the body), is the one method that server will answer: a tools/call server is built
+ * without the views and prompts, which were a fifth of building it.
+ */
+export type ServerFactory = (caller?: CallerOptions, method?: string) => McpServer;
 
 /** The tool calls in flight. */
 export interface Calls {
@@ -276,7 +281,8 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
   function callerFor({ credentials, wording, grant }: CallerOptions): Caller {
     // The API client needs all three credentials; the gate scope only the one gated tools send. A
     // grant's user is the grant itself, and its bound is part of who the caller is.
-    const id = createHmac('sha256', scopeKey).update(JSON.stringify([credentials.accessToken, credentials.apiKey, credentials.monitoringApiKey, grant ?? null])).digest('hex');
+    // Only a key of this process's map, beside the config that holds the same credentials: no hash needed (it cost a third of building a server).
+    const id = JSON.stringify([credentials.accessToken, credentials.apiKey, credentials.monitoringApiKey, grant ?? null]);
     let caller = callers.get(id);
     if (caller) callers.delete(id); // re-inserted last: insertion order is age order
     const callerConfig = grant ? narrowed({ ...config, ...credentials }, grant.bound) : { ...config, ...credentials };
@@ -314,7 +320,7 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
     };
   }
 
-  return (options) => {
+  return (options, method) => {
     const caller = options ? callerFor(options) : defaultCaller;
     const server = new McpServer(
       { name: SERVER_NAME, version: SERVER_VERSION },
@@ -332,8 +338,10 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
     // wants a new instance per request): a request costs the one tool it calls.
     server.server.setRequestHandler('tools/call', (request, ctx) => callTool(request.params, ctx, server, caller));
     server.server.setRequestHandler('tools/list', () => ({ tools: caller.offer.listing() }));
-    registerViews(server);
-    for (const prompt of caller.offer.prompts) server.registerPrompt(prompt.name, prompt.spec, prompt.render);
+    if (method !== 'tools/call') {
+      registerViews(server);
+      for (const prompt of caller.offer.prompts) server.registerPrompt(prompt.name, prompt.spec, prompt.render);
+    }
     guardServer(server);
     return deps.telemetry ? deps.telemetry.watch(server, ownNames) : server;
   };

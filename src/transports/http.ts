@@ -133,12 +133,14 @@ export async function serveHttp(options: HttpOptions): Promise<HttpServer> {
   const flushMs = options.flushMs ?? FLUSH_MS;
   const { auth } = options;
   const handler = createMcpHandler(
-    ({ requestInfo, authInfo }) =>
+    ({ era, requestInfo, authInfo }) =>
       options.factory(
         (authInfo?.extra?.caller as CallerOptions | undefined) ??
           (auth
             ? { credentials: credentialsOf(requestInfo?.headers ?? new Headers(), undefined, true), wording: oauthHeaderWording }
             : { credentials: credentialsOf(requestInfo?.headers ?? new Headers(), options.fallbackCredentials), wording: headerWording }),
+        // A 2026-07-28 request names its method in a header the SDK has checked against the body.
+        era === 'modern' ? requestInfo?.headers.get('mcp-method')?.trim() : undefined,
       ),
     { legacy: 'stateless', maxRequestBodySize: options.maxBodyBytes, onerror: (error) => log.debug(`http: ${error.message}`) },
   );

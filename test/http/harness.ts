@@ -146,6 +146,8 @@ export interface GenericClient {
   listTools(): Promise<{ tools: Array<{ name: string; _meta?: Record<string, unknown> }> }>;
   listResources(): Promise<{ resources: Array<{ uri: string; mimeType?: string }> }>;
   readResource(params: { uri: string }): Promise<{ contents: Array<{ uri: string; mimeType?: string; text?: string }> }>;
+  listPrompts(): Promise<{ prompts: Array<{ name: string }> }>;
+  getPrompt(params: { name: string; arguments?: Record<string, string> }): Promise<{ messages: Array<{ role: string; content: { type: string; text?: string } }> }>;
   getServerCapabilities(): Record<string, unknown> | undefined;
   close(): Promise<void>;
 }

@@ -57,6 +57,22 @@ describe('the views in the built server, by transport and protocol era', () => {
     expect(await viewsSeen(connectHttp(http.mcp, era))).toEqual(SEEN);
   });
 
+  // A 2026-07-28 tools/call builds its server without views or prompts (src/server.ts): every other method still has them.
+  it.each(ERAS)('serves the workflow prompts over HTTP to a %s client, before and after a tool call', async (era: Era) => {
+    const client = await connectHttp(http.mcp, era);
+    try {
+      const before = (await client.sdk.listPrompts()).prompts.map((prompt) => prompt.name);
+      expect(before).toContain('review_ad_campaigns');
+      expect((await client.callTool('list_ad_campaigns', { app_id: 'app_demo' })).isError).toBe(false);
+      expect((await client.sdk.listPrompts()).prompts.map((prompt) => prompt.name)).toEqual(before);
+      const prompt = await client.sdk.getPrompt({ name: 'review_ad_campaigns', arguments: { app_id: 'app_demo' } });
+      expect(prompt.messages[0]?.content.text).toContain('app app_demo');
+      expect(client.sdk.getServerCapabilities()?.prompts).toBeDefined();
+    } finally {
+      await client.close();
+    }
+  });
+
   it.each(ERAS)('names and serves them over stdio to a %s client, with the extension declared or not', async (era: Era) => {
     expect(await viewsSeen(connectStdio(era, { args: ['--sandbox'], capabilities: UI_CAPABILITIES }))).toEqual(SEEN);
     expect(await viewsSeen(connectStdio(era, { args: ['--sandbox'] }))).toEqual(SEEN);
