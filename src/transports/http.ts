@@ -4,6 +4,7 @@ import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, type AuthInfo } from '@modelcontextprotocol/server';
 import type { AuthServer } from '../auth/index.js';
 import type { Log } from '../log.js';
+import { parsedJson, readBody, replayed, tooLargeMessage } from './body.js';
 import type { CallerOptions, Credentials, ServerFactory } from '../server.js';
 
 /**
@@ -181,12 +182,21 @@ export async function serveHttp(options: HttpOptions): Promise<HttpServer> {
       if (active === 0) idle?.();
     });
     (auth ? signedIn(auth, req, res) : Promise.resolve(true))
-      .then((go) => (go ? mcp(req, res) : undefined))
+      .then((go) => (go ? serveMcp(req, res) : undefined))
       .catch((error: unknown) => {
         log.warn(`http: request failed: ${error instanceof Error ? error.message : String(error)}`);
         if (!res.headersSent) rpcError(res, 500, 'Internal error; details are in the server log.');
         else res.destroy();
       });
+  }
+
+  /** Hands a POST to the SDK with its body already parsed (body.ts); anything else as it came. */
+  async function serveMcp(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (req.method !== 'POST') return mcp(req, res);
+    const bytes = await readBody(req, options.maxBodyBytes);
+    if (bytes === undefined) return rpcError(res, 413, tooLargeMessage(options.maxBodyBytes), { connection: 'close' });
+    const json = parsedJson(bytes);
+    return json ? mcp(req, res, json.value) : mcp(replayed(req, bytes), res);
   }
 
   /**

@@ -165,6 +165,36 @@ describe('app-management-mcp http', () => {
     expect(sandbox.requests).toHaveLength(0);
   });
 
+  it('answers 413 to a chunked body over the limit as well, once the limit is passed', async () => {
+    const socket = connect(Number(server.mcp.port), '127.0.0.1');
+    const head = [`POST /mcp HTTP/1.1`, `host: 127.0.0.1:${server.mcp.port}`, 'content-type: application/json', 'accept: application/json, text/event-stream', 'transfer-encoding: chunked', 'connection: close'];
+    socket.write(`${head.join('\r\n')}\r\n\r\n`);
+    const chunk = `{"pad":"${'x'.repeat(16_000)}",`;
+    for (let i = 0; i < 5; i++) socket.write(`${Buffer.byteLength(chunk).toString(16)}\r\n${chunk}\r\n`);
+    const answer = await closed(socket);
+    expect(answer).toMatch(/^HTTP\/1\.1 413 /);
+    expect(answer).toContain('"code":-32000');
+    expect(answer).toContain('must not exceed 65536 bytes');
+    expect(sandbox.requests).toHaveLength(0);
+  });
+
+  // The server reads and parses a POST's body before the SDK sees it (src/transports/body.ts): what is not JSON still gets the SDK's own answer.
+  it.each([
+    ['not JSON', '{"jsonrpc":"2.0","id":1,'],
+    ['empty', ''],
+  ])('answers a body that is %s as the SDK does, and one with a byte order mark as JSON', async (_name, body) => {
+    const port = Number(server.mcp.port);
+    const post = (text: string) => raw(port, 'POST', '/mcp', text, { host: `127.0.0.1:${port}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' });
+    const answer = await post(body);
+    expect(answer.status).toBe(400);
+    const json = answer.body.slice(answer.body.indexOf('{'), answer.body.lastIndexOf('}') + 1); // the answer may come chunked
+    expect(JSON.parse(json)).toEqual({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: Invalid JSON' }, id: null });
+    const list = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} });
+    const listed = await post(`\ufeff${list}`);
+    expect(listed.status).toBe(200);
+    expect(listed.body).toContain('list_campaign_suggestions');
+  });
+
   it('answers /healthz and /readyz, and 404 elsewhere', async () => {
     expect(await (await fetch(`${server.url}/healthz`)).json()).toEqual({ status: 'ok' });
     const ready = await fetch(`${server.url}/readyz`);
