@@ -28,6 +28,7 @@ export const ELLIPSIS = '\u2026';
 const STRIPPED = new RegExp(`${CONTROL.source}|${INVISIBLE.source}`, 'u');
 // Printable ASCII words between single spaces: what sanitize returns unchanged, as most ids and titles are.
 const PLAIN_LINE = /^[\x21-\x7e]+(?: [\x21-\x7e]+)*$/;
+const SURROGATE = /[\ud800-\udfff]/;
 
 /** Removes hidden and reordering characters and control characters; keeps line breaks. */
 export function strip(text: string): string {
@@ -37,9 +38,10 @@ export function strip(text: string): string {
 
 /** Untrusted text made safe to show: one line, nothing hidden, at most `max` code points. */
 export function sanitize(text: string, max = 200): string {
-  if (text.length <= max && PLAIN_LINE.test(text)) return text;
-  const clean = strip(text).replace(/\s+/g, ' ').trim();
+  const clean = PLAIN_LINE.test(text) ? text : strip(text).replace(/\s+/g, ' ').trim();
   if (clean.length <= max) return clean;
+  // Without surrogates, code units are code points: the cut needs no list of characters.
+  if (!SURROGATE.test(clean)) return `${clean.slice(0, max - 1).trimEnd()}${ELLIPSIS}`;
   // Count code points, so the cut never splits a surrogate pair (half an emoji is not text).
   const chars = Array.from(clean);
   return chars.length <= max ? clean : `${chars.slice(0, max - 1).join('').trimEnd()}${ELLIPSIS}`;
