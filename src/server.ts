@@ -280,20 +280,24 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
   const callers = new Map<string, Caller>();
   function callerFor({ credentials, wording, grant }: CallerOptions): Caller {
     // The API client needs all three credentials; the gate scope only the one gated tools send. A
-    // grant's user is the grant itself, and its bound is part of who the caller is.
-    // Only a key of this process's map, beside the config that holds the same credentials: no hash needed (it cost a third of building a server).
+    // grant's user is the grant itself, and its bound is part of who the caller is. The id is only a
+    // key of this map, which holds the same credentials in each caller's config: no hash is needed.
     const id = JSON.stringify([credentials.accessToken, credentials.apiKey, credentials.monitoringApiKey, grant ?? null]);
     let caller = callers.get(id);
     if (caller) callers.delete(id); // re-inserted last: insertion order is age order
+    else caller = newCaller(credentials, wording, grant);
+    callers.set(id, caller);
+    if (callers.size > MAX_CALLERS) callers.delete(callers.keys().next().value as string);
+    return caller;
+  }
+
+  function newCaller(credentials: Credentials, wording: CallerOptions['wording'], grant: CallerOptions['grant']): Caller {
     const callerConfig = grant ? narrowed({ ...config, ...credentials }, grant.bound) : { ...config, ...credentials };
     // The person is the service token's scope however they connect, so a second grant (or header
     // mode beside it) never brings a second share of the operator's per-user limits.
     const person = gateScope(scopeKey, credentials[GATED_CREDENTIAL]);
     const payer: Payer = grant ? { person, grant: { scope: `grant:${grant.id}`, spendMicros: grant.bound.spendLimitMicros, turns: grant.bound.aiTurnsDaily } } : { person };
-    caller ??= callerOf(callerConfig, grant ? `grant:${grant.id}` : person, { perRequest: true, payer, ...(wording ? { wording } : {}) });
-    callers.set(id, caller);
-    if (callers.size > MAX_CALLERS) callers.delete(callers.keys().next().value as string);
-    return caller;
+    return callerOf(callerConfig, grant ? `grant:${grant.id}` : person, { perRequest: true, payer, ...(wording ? { wording } : {}) });
   }
 
   function callerOf(

@@ -16,8 +16,7 @@ export async function readText(answer: Answer, limitBytes: number): Promise<stri
     throw new AnswerTooLargeError(limitBytes);
   }
   const chunks = answer.body[Symbol.asyncIterator]();
-  const decoder = new TextDecoder();
-  const parts: string[] = [];
+  const parts: Uint8Array[] = [];
   let total = 0;
   for (;;) {
     const { done, value } = await chunks.next();
@@ -27,8 +26,10 @@ export async function readText(answer: Answer, limitBytes: number): Promise<stri
       answer.discard();
       throw new AnswerTooLargeError(limitBytes);
     }
-    parts.push(decoder.decode(value, { stream: true }));
+    parts.push(value);
   }
-  parts.push(decoder.decode());
-  return parts.join('');
+  // Decoded once at the end, as a TextDecoder would: bad bytes become U+FFFD and a leading byte order mark goes.
+  const bytes = parts.length === 1 ? parts[0]! : Buffer.concat(parts, total);
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
