@@ -49,60 +49,67 @@ export const OVER_LIMITS = ['user', 'total', 'grant', 'calls'] as const;
 
 const hex = (length: number) => z.string().regex(new RegExp(`^[0-9a-f]{${length}}$`));
 
-/** One line of the trail. Every step of one tool call shares `call`; every call with the same user and arguments shares `request_sha256`. */
-export const AuditLineSchema = z.strictObject({
-  v: z.literal(AUDIT_VERSION),
-  time: z.iso.datetime(),
-  step: z.enum(AUDIT_STEPS),
-  outcome: z.enum(AUDIT_OUTCOMES),
-  /** A keyed hash of the caller's gate scope (itself a keyed hash of the credential): stable while APPMGMT_STATE_SECRET is. */
-  user: hex(32),
-  /**
-   * For an OAuth grant's calls (whose `user` is the grant): the person, as the same keyed hash of
-   * their service token that `user` is in header mode. The operator's per-user limits count per person.
-   */
-  person: hex(32).optional(),
-  /** This tool call (random). */
-  call: z.uuid(),
-  tool: z.string().max(64),
-  app: z.string().max(MAX_ID_CHARS).optional(),
-  campaign: z.string().max(MAX_ID_CHARS).optional(),
-  template: z.string().max(MAX_ID_CHARS).optional(),
-  recommendation: z.string().max(MAX_ID_CHARS).optional(),
-  /** SHA-256 of the tool and its canonical arguments (confirm left out): the call a warning describes and a confirmation sends. */
-  request_sha256: hex(64),
-  /** Step `sent`: SHA-256 of exactly what goes out (sentDigest: method, path and query, JSON body with sorted keys). */
-  sent_sha256: hex(64).optional(),
-  /** Step `sent`: `METHOD /path?query`, ids only. */
-  http: z.string().max(MAX_HTTP_CHARS).optional(),
-  /** The X-Request-ID the service deduplicates by, for tools that send one. */
-  request_id: z.string().max(MAX_ID_CHARS).optional(),
-  /** The warning's cost line, as the user was shown it (steps `warned` and `approval_asked`). */
-  cost: z.string().max(MAX_COST_CHARS).optional(),
-  /** The daily budget the arguments name, in micros of the account currency (the service never names the currency). */
-  amount_micros: z.number().int().nonnegative().optional(),
-  /** The HTTP status of an answer that was not a success, or of the read that stopped a warning. */
-  status: z.number().int().min(100).max(599).optional(),
-  reason: z.enum(REFUSAL_REASONS).optional(),
-  /** With reason `over_limit`: which limit. `user`: the operator's per user (per person); `total`: for all users; `grant`: the one the person chose for this connection; `calls`: the most calls a day holds. */
-  over: z.enum(OVER_LIMITS).optional(),
-  /** Steps `reserved` and `released`: the UTC day (YYYY-MM-DD) whose daily limit the amount counts against. */
-  day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional(),
-  /** What the daily limit counts: `micros` of new daily budget, or AI `turns`. */
-  unit: z.enum(['micros', 'turns']).optional(),
-  /** What this step counted (`reserved`) or gave back (`released`), in `unit`. */
-  counted: z.number().int().nonnegative().optional(),
-  /** The user's (for a grant: the person's) sum for the day after this step, in `unit`. */
-  used: z.number().int().min(0).optional(),
-  /** The operator's daily limit per user in force, in `unit`; absent when none is set. */
-  limit: z.number().int().positive().optional(),
-  /** For a grant with a daily limit of its own: the grant's sum for the day after this step, in `unit`. */
-  grant_used: z.number().int().min(0).optional(),
-  /** The daily limit the person chose for this grant at consent, in `unit`. */
-  grant_limit: z.number().int().nonnegative().optional(),
-  /** A trimmed, cleaned line: what a success did (ids), what a refusal or an unknown outcome was. */
-  summary: z.string().max(MAX_SUMMARY_CHARS).optional(),
-});
+/**
+ * One line of the trail. Every step of one tool call shares `call`; every call with the same user and
+ * arguments shares `request_sha256`. Built on its first use (z.lazy keeps it): a start without an
+ * audit trail never needs it, and building it was a tenth of what our own modules cost a start
+ * before `initialize` (issue 31).
+ */
+export const AuditLineSchema = z.lazy(() =>
+  z.strictObject({
+    v: z.literal(AUDIT_VERSION),
+    time: z.iso.datetime(),
+    step: z.enum(AUDIT_STEPS),
+    outcome: z.enum(AUDIT_OUTCOMES),
+    /** A keyed hash of the caller's gate scope (itself a keyed hash of the credential): stable while APPMGMT_STATE_SECRET is. */
+    user: hex(32),
+    /**
+     * For an OAuth grant's calls (whose `user` is the grant): the person, as the same keyed hash of
+     * their service token that `user` is in header mode. The operator's per-user limits count per person.
+     */
+    person: hex(32).optional(),
+    /** This tool call (random). */
+    call: z.uuid(),
+    tool: z.string().max(64),
+    app: z.string().max(MAX_ID_CHARS).optional(),
+    campaign: z.string().max(MAX_ID_CHARS).optional(),
+    template: z.string().max(MAX_ID_CHARS).optional(),
+    recommendation: z.string().max(MAX_ID_CHARS).optional(),
+    /** SHA-256 of the tool and its canonical arguments (confirm left out): the call a warning describes and a confirmation sends. */
+    request_sha256: hex(64),
+    /** Step `sent`: SHA-256 of exactly what goes out (sentDigest: method, path and query, JSON body with sorted keys). */
+    sent_sha256: hex(64).optional(),
+    /** Step `sent`: `METHOD /path?query`, ids only. */
+    http: z.string().max(MAX_HTTP_CHARS).optional(),
+    /** The X-Request-ID the service deduplicates by, for tools that send one. */
+    request_id: z.string().max(MAX_ID_CHARS).optional(),
+    /** The warning's cost line, as the user was shown it (steps `warned` and `approval_asked`). */
+    cost: z.string().max(MAX_COST_CHARS).optional(),
+    /** The daily budget the arguments name, in micros of the account currency (the service never names the currency). */
+    amount_micros: z.number().int().nonnegative().optional(),
+    /** The HTTP status of an answer that was not a success, or of the read that stopped a warning. */
+    status: z.number().int().min(100).max(599).optional(),
+    reason: z.enum(REFUSAL_REASONS).optional(),
+    /** With reason `over_limit`: which limit. `user`: the operator's per user (per person); `total`: for all users; `grant`: the one the person chose for this connection; `calls`: the most calls a day holds. */
+    over: z.enum(OVER_LIMITS).optional(),
+    /** Steps `reserved` and `released`: the UTC day (YYYY-MM-DD) whose daily limit the amount counts against. */
+    day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional(),
+    /** What the daily limit counts: `micros` of new daily budget, or AI `turns`. */
+    unit: z.enum(['micros', 'turns']).optional(),
+    /** What this step counted (`reserved`) or gave back (`released`), in `unit`. */
+    counted: z.number().int().nonnegative().optional(),
+    /** The user's (for a grant: the person's) sum for the day after this step, in `unit`. */
+    used: z.number().int().min(0).optional(),
+    /** The operator's daily limit per user in force, in `unit`; absent when none is set. */
+    limit: z.number().int().positive().optional(),
+    /** For a grant with a daily limit of its own: the grant's sum for the day after this step, in `unit`. */
+    grant_used: z.number().int().min(0).optional(),
+    /** The daily limit the person chose for this grant at consent, in `unit`. */
+    grant_limit: z.number().int().nonnegative().optional(),
+    /** A trimmed, cleaned line: what a success did (ids), what a refusal or an unknown outcome was. */
+    summary: z.string().max(MAX_SUMMARY_CHARS).optional(),
+  }),
+);
 export type AuditLine = z.infer<typeof AuditLineSchema>;
 
 /** A gate scope of an OAuth grant: `grant:` and the grant's id. */
