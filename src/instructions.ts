@@ -1,7 +1,7 @@
 import type { Config } from './config.js';
 import { idText } from './text.js';
-import type { AnyTool, Offered } from './tools/define.js';
-import { TOOLS } from './tools/index.js';
+import { CATALOG, type ToolLike } from './tools/catalog.js';
+import type { Offered } from './tools/define.js';
 
 /** The tools that list the ids other tools take, in the order the instructions name them. */
 const ID_SOURCES = ['list_ad_campaigns', 'list_email_templates', 'list_group_shares', 'list_social_posts'];
@@ -15,7 +15,7 @@ const TAKES_USER_IDS = ['share_app_with_groups', 'get_workspace_analytics'];
  */
 export function instructionsFor(
   config: Pick<Config, 'appId' | 'readOnly' | 'tools' | 'toolsets'>,
-  offered: Offered & { tools: AnyTool[] },
+  offered: Offered & { tools: readonly ToolLike[] },
   server: Pick<Config, 'appId' | 'readOnly' | 'tools' | 'toolsets'> = config,
 ): string {
   const has = (name: string) => offered.has(name);
@@ -36,7 +36,7 @@ export function instructionsFor(
     const narrowed =
       config.readOnly && !config.tools && !config.toolsets
         ? `${who(granted)} is read-only: it offers only tools that change nothing`
-        : `${who(granted)} offers ${offered.tools.length} of ${granted ? "the server's" : 'its'} ${TOOLS.length} tools`;
+        : `${who(granted)} offers ${offered.tools.length} of ${granted ? "the server's" : 'its'} ${CATALOG.length} tools`;
     lines.push(`${narrowed}; a result says when a step needs one it does not offer.`);
   }
   lines.push('Each result ends with Next: follow it.');

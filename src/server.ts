@@ -41,6 +41,7 @@ import { checkArguments } from './tools/arguments.js';
 import { inputSchemaOf, jsonSchemaOf, outputSchemaOf } from './tools/contract.js';
 import type { AnyTool, Clock, GatedTool, Offered, ToolContext, ToolResult } from './tools/define.js';
 import type { Bound } from './auth/grant.js';
+import { CATALOG, type ToolLike } from './tools/catalog.js';
 import { offeredTo, shownSchema, shownTool } from './tools/offer.js';
 import { guardServer } from './transports/message-guard.js';
 import { SERVER_NAME, SERVER_VERSION } from './version.js';
@@ -158,7 +159,7 @@ interface PreparedTool {
  * One tool as a caller of one selection is shown it: texts without sentences naming tools the
  * selection leaves out (offer.ts), and the schemas of its app scope.
  */
-function prepare(definition: AnyTool, config: Config, offered: Offered): PreparedTool {
+function prepare(definition: () => AnyTool, config: Config, offered: Offered): PreparedTool {
   let tool: AnyTool | undefined;
   let inputSchema: z.ZodObject | undefined;
   let outputSchema: z.ZodObject | undefined;
@@ -166,7 +167,7 @@ function prepare(definition: AnyTool, config: Config, offered: Offered): Prepare
   let output: Record<string, unknown> | undefined;
   const prepared: PreparedTool = {
     get tool() {
-      return (tool ??= shownTool(definition, offered));
+      return (tool ??= shownTool(definition(), offered));
     },
     get inputSchema() {
       return (inputSchema ??= inputSchemaOf(prepared.tool, config));
@@ -182,7 +183,7 @@ function prepare(definition: AnyTool, config: Config, offered: Offered): Prepare
 
 /** What one selection of tools offers its callers: built once per distinct selection, and kept. */
 interface Offer {
-  offered: Offered;
+  offered: Offered & { tools: ToolLike[] };
   byName: Map<string, PreparedTool>;
   /** tools/list, built on first request from the very schemas the calls are checked with. */
   listing(): Tool[];
@@ -230,6 +231,20 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
     ttlSeconds: Math.ceil(config.approvalTimeoutMs / 1000) + 60,
   });
 
+  // The tools themselves load on the first request that needs them (tools/list, tools/call): until
+  // then the catalog (tools/catalog.ts) says all that choosing them and answering initialize need.
+  let definitions: Map<string, AnyTool> | undefined = deps.tools && new Map(deps.tools.map((tool) => [tool.name, tool]));
+  let loading: Promise<void> | undefined;
+  const loadTools = () =>
+    (loading ??= import('./tools/index.js').then(({ TOOLS }) => {
+      definitions = new Map(TOOLS.map((tool) => [tool.name, tool]));
+    }));
+  const definitionOf = (name: string) => () => {
+    const definition = definitions?.get(name);
+    if (!definition) throw new Error(`tool ${name} was used before the tools loaded`);
+    return definition;
+  };
+
   const offers = new Map<string, Offer>();
   /**
    * The offer of one caller's configuration, by what selects tools and shapes their schemas; a
@@ -241,8 +256,8 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
     const key = JSON.stringify([callerConfig.readOnly, callerConfig.tools ?? null, callerConfig.toolsets ?? null, callerConfig.appId ?? null]);
     let offer = offers.get(key);
     if (offer) return offer;
-    const offered = offeredTo(callerConfig, deps.tools, config);
-    const selected = offered.tools.map((tool) => prepare(tool, callerConfig, offered));
+    const offered = offeredTo<ToolLike>(callerConfig, deps.tools ?? CATALOG, config);
+    const selected = offered.tools.map((tool) => prepare(definitionOf(tool.name), callerConfig, offered));
     let listing: Tool[] | undefined;
     const gatedNames = new Set(offered.tools.filter((tool) => tool.cost !== 'none').map((tool) => tool.name));
     offer = {
@@ -340,8 +355,14 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
     // One tools/call handler over the tools prepared above, where registerTool would build all 28
     // registrations again for every request (the SDK keeps them per instance, and createMcpHandler
     // wants a new instance per request): a request costs the one tool it calls.
-    server.server.setRequestHandler('tools/call', (request, ctx) => callTool(request.params, ctx, server, caller));
-    server.server.setRequestHandler('tools/list', () => ({ tools: caller.offer.listing() }));
+    server.server.setRequestHandler('tools/call', async (request, ctx) => {
+      if (!definitions) await loadTools();
+      return callTool(request.params, ctx, server, caller);
+    });
+    server.server.setRequestHandler('tools/list', async () => {
+      if (!definitions) await loadTools();
+      return { tools: caller.offer.listing() };
+    });
     if (method !== 'tools/call') {
       registerViews(server);
       for (const prompt of caller.offer.prompts) server.registerPrompt(prompt.name, prompt.spec, prompt.render);

@@ -1,6 +1,6 @@
 import type { Config, OAuthConfig } from '../config.js';
 import type { Log } from '../log.js';
-import { selectTools, TOOLSETS } from '../tools/index.js';
+import { CATALOG, selectTools } from '../tools/catalog.js';
 import { serviceCheck } from './check.js';
 import { loadStaticClients } from './clients.js';
 import type { Offer } from './consent.js';
@@ -43,11 +43,10 @@ export async function openAuth(config: Config, oauth: OAuthConfig, log: Log, aud
  * each at most the operator's limit per person.
  */
 export function offerOf(config: Config): Offer {
-  const tools = selectTools(config);
-  const offered = new Set(tools.map((tool) => tool.name));
+  const tools = selectTools(config, CATALOG);
   const costs = new Set(tools.map((tool) => tool.cost));
-  const toolsets = (Object.keys(TOOLSETS) as Array<keyof typeof TOOLSETS>)
-    .map((name) => ({ name, tools: TOOLSETS[name].filter((tool) => offered.has(tool.name) && tool.name !== 'check_connection').length }))
+  const toolsets = [...new Set(CATALOG.map((entry) => entry.toolset))]
+    .map((name) => ({ name, tools: tools.filter((tool) => tool.toolset === name && tool.name !== 'check_connection').length }))
     .filter((set) => set.tools > 0);
   return {
     readOnly: config.readOnly,

@@ -1,5 +1,5 @@
 import type { Config, ToolsetName } from '../config.js';
-import { ConfigError } from '../errors.js';
+import { selectTools as select } from './catalog.js';
 import { createAdCampaign } from './campaigns/create-ad-campaign.js';
 import { listCampaignSuggestions } from './campaigns/list-campaign-suggestions.js';
 import { applyBudgetRecommendation } from './campaigns/apply-budget-recommendation.js';
@@ -53,25 +53,7 @@ export const TOOLSETS = {
 
 export const TOOLS: AnyTool[] = Object.values(TOOLSETS).flat();
 
-/**
- * The tools this configuration enables, in registry order. Toolsets, read-only mode and the tool
- * list are filters over one list, applied here; check_connection is always offered.
- * @throws ConfigError when APPMGMT_TOOLS / --tools names a tool that does not exist.
- */
+/** The tools this configuration enables, in registry order (catalog.ts says how). */
 export function selectTools(config: Pick<Config, 'tools' | 'toolsets' | 'readOnly'>, all: AnyTool[] = TOOLS): AnyTool[] {
-  const names = all.map((tool) => tool.name);
-  const unknown = (config.tools ?? []).filter((name) => !names.includes(name));
-  if (unknown.length > 0) {
-    throw new ConfigError(`Unknown tool ${unknown.join(', ')} in APPMGMT_TOOLS/--tools. Valid names: ${names.join(', ')}`);
-  }
-  const inToolsets = (tool: AnyTool) =>
-    !config.toolsets || config.toolsets.some((set) => (TOOLSETS[set] as AnyTool[]).some((member) => member.name === tool.name));
-  return all.filter(
-    (tool) =>
-      tool.name === ALWAYS_OFFERED ||
-      (inToolsets(tool) && (!config.tools || config.tools.includes(tool.name)) && (!config.readOnly || tool.annotations.readOnlyHint)),
-  );
+  return select(config, all);
 }
-
-/** The one tool every configuration offers: it tells a user what is set up. */
-const ALWAYS_OFFERED = 'check_connection';

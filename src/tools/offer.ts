@@ -1,6 +1,6 @@
 import type { Config } from '../config.js';
+import { CATALOG, selectTools, toolsetOf, type ToolLike } from './catalog.js';
 import type { AnyTool, Offered } from './define.js';
-import { selectTools, TOOLS, TOOLSETS } from './index.js';
 
 /**
  * What one caller is offered (issue 29): the tools their configuration selects, why each other tool
@@ -16,11 +16,11 @@ type Selection = Pick<Config, 'tools' | 'toolsets' | 'readOnly'>;
  * tool the server offers but the grant leaves out is not offered because of the grant, and only the
  * person can change that.
  */
-export function offeredTo(config: Selection, all: AnyTool[] = TOOLS, server: Selection = config): Offered & { tools: AnyTool[] } {
+export function offeredTo<T extends ToolLike = ToolLike>(config: Selection, all: readonly T[] = CATALOG as unknown as readonly T[], server: Selection = config): Offered & { tools: T[] } {
   const tools = selectTools(config, all);
   const names = new Set(tools.map((tool) => tool.name));
   const serverNames = server === config ? names : new Set(selectTools(server, all).map((tool) => tool.name));
-  const byName = new Map(TOOLS.map((tool) => [tool.name, tool]));
+  const byName = new Map<string, ToolLike>(CATALOG.map((tool) => [tool.name, tool]));
   return {
     tools,
     has: (tool) => names.has(tool),
@@ -36,9 +36,9 @@ export function offeredTo(config: Selection, all: AnyTool[] = TOOLS, server: Sel
 const OUTSIDE_GRANT = 'the person chose narrower access when connecting (read-only, some toolsets or one app); only they can widen it, by connecting again and choosing more on the consent page';
 
 /** Why the server's own `config` leaves `tool` out, naming the setting its operator would change. */
-function whyNot(config: Selection, tool: AnyTool): string {
-  const toolset = Object.entries(TOOLSETS).find(([, members]) => (members as AnyTool[]).some((member) => member.name === tool.name))?.[0];
-  if (config.toolsets && toolset && !config.toolsets.includes(toolset as never)) {
+function whyNot(config: Selection, tool: ToolLike): string {
+  const toolset = toolsetOf(tool.name);
+  if (config.toolsets && toolset && !config.toolsets.includes(toolset)) {
     return `its toolset, ${toolset}, is not among those enabled (--toolsets or APPMGMT_TOOLSETS)`;
   }
   if (config.tools && !config.tools.includes(tool.name)) return 'it is not among the tools enabled (--tools or APPMGMT_TOOLS)';
@@ -46,7 +46,7 @@ function whyNot(config: Selection, tool: AnyTool): string {
   return 'it is not enabled here';
 }
 
-const TOOL_NAMES = new Set(TOOLS.map((tool) => tool.name));
+const TOOL_NAMES = new Set(CATALOG.map((tool) => tool.name));
 /** A snake_case word: every tool name is one. */
 const SNAKE_WORD = /\b[a-z]+(?:_[a-z]+)+\b/g;
 /** Sentence ends: `.`, `!` or `?` and a space, but not in "e.g." or "i.e.". */
