@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createManualClock, type SandboxClock } from './clock.js';
 import { createSimulation, type Simulation, type SimulationOptions } from './simulation.js';
 import type { RecordedRequest, ScriptedResponse, SimRequest, SimResponse } from './types.js';
+import { readBody } from '../transports/body.js';
 
 export interface SandboxOptions extends Omit<SimulationOptions, 'clock'> {
   /** 0 (default) picks a free port. */
@@ -59,9 +60,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   async function serve(req: IncomingMessage, res: ServerResponse) {
     const rawUrl = req.url ?? '/';
     const [rawPath = '/', queryString = ''] = rawUrl.split('?', 2);
-    const text = await readBody(req, maxBody);
-    if (text === undefined) return send(res, { status: 413, body: { detail: 'request body too large' } });
-    const body = parseBody(text);
+    const bytes = await readBody(req, maxBody);
+    if (bytes === undefined) return send(res, { status: 413, body: { detail: 'request body too large' } });
+    const body = parseBody(bytes.toString('utf8'));
     const headers = Object.fromEntries(
       Object.entries(req.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : (value ?? '')]),
     );
@@ -175,17 +176,6 @@ function send(res: ServerResponse, response: SimResponse) {
     ...response.headers,
   });
   res.end(payload);
-}
-
-async function readBody(req: IncomingMessage, max: number): Promise<string | undefined> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > max) return undefined;
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 function parseBody(text: string): unknown {
