@@ -36,7 +36,7 @@ import type { Telemetry } from './observe/telemetry.js';
 import { redactingLog, type Log } from './log.js';
 import { PROMPTS } from './prompts/index.js';
 import { nextAfter, present, presentError, type Shown } from './result.js';
-import { limit, redactor, sanitize } from './text.js';
+import { limit, redactor, reworded, sanitize } from './text.js';
 import { checkArguments } from './tools/arguments.js';
 import { inputSchemaOf, jsonSchemaOf, outputSchemaOf } from './tools/contract.js';
 import type { AnyTool, Clock, GatedTool, Offered, ToolContext, ToolResult } from './tools/define.js';
@@ -331,7 +331,7 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
       config: callerConfig,
       offer: offerFor(callerConfig),
       log: callerLog,
-      shown: { redact: wording ? (text) => wording(redact(text)) : redact, sandbox: config.sandbox },
+      shown: { redact: wording ? reworded(redact, wording) : redact, sandbox: config.sandbox },
       api: () =>
         (client ??= Promise.resolve(deps.ready)
           .then(() => import('./api/client.js'))

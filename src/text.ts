@@ -173,6 +173,25 @@ export function redactor(secrets: readonly string[]): Redact {
 }
 
 /**
+ * `redact`, then `wording` (a rewrite of our own words, such as the names HTTP callers are shown for
+ * credentials), keeping redact's one-search checks: a text the wording would change counts as one
+ * that redaction changes. Without them every string of every HTTP result was redacted on its own.
+ */
+export function reworded(redact: Redact, wording: (text: string) => string): Redact {
+  const out: Redact = (text) => wording(redact(text));
+  const { mayHold, unchangedAll } = redact;
+  if (mayHold) out.mayHold = (text) => wording(text) !== text || mayHold(text);
+  // The wording's patterns match names without line breaks, so the joined texts change exactly when one of them does.
+  if (unchangedAll) {
+    out.unchangedAll = (texts) => {
+      const joined = texts.join('\n');
+      return wording(joined) === joined && unchangedAll(texts);
+    };
+  }
+  return out;
+}
+
+/**
  * What the decoded views of a text (views.ts) are searched for, precomputed so that a text is
  * searched rather than decoded: each long secret case-folded (and its UTF-8 bytes read as Latin-1),
  * for the text and its unescaped view; its hex, lower case, for those views with whitespace removed

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { mapStrings, quote, redactor, sanitize, sentence, sentText, strip } from '../src/text.js';
+import { mapStrings, quote, redactor, reworded, sanitize, sentence, sentText, strip } from '../src/text.js';
+import { headerWording } from '../src/transports/http.js';
 
 const SECRET = 'pat_Zx9-secret+/value_42';
 
@@ -130,6 +131,26 @@ describe('redactor: one search for many strings', () => {
       }),
       { numRuns: 2_000 },
     );
+  });
+
+  // HTTP callers are shown header names where stdio users are shown variables (src/transports/http.ts).
+  it('keeps its one search when a wording follows it: a string the wording would change counts as changed', () => {
+    const shown = reworded(redact, headerWording);
+    const wordy = fc.array(
+      fc.array(fc.oneof(piece, fc.constantFrom('APPMGMT_ACCESS_TOKEN', 'APPMGMT_API_KEY', 'set APPMGMT_', '_TOKEN')), { maxLength: 6 }).map((parts) => parts.join('')),
+      { maxLength: 6 },
+    );
+    fc.assert(
+      fc.property(wordy, (list) => {
+        for (const text of list) expect(shown(text)).toBe(headerWording(redact(text)));
+        if (shown.unchangedAll!(list)) expect(list.every((text) => shown(text) === text)).toBe(true);
+        if (list.some((text) => headerWording(text) !== text)) expect(shown.mayHold!(list.join('\n'))).toBe(true);
+      }),
+      { numRuns: 2_000 },
+    );
+    expect(shown.unchangedAll!(['Raise the daily budget', 'cmp_1'])).toBe(true);
+    expect(shown.unchangedAll!(['Raise the daily budget', 'Set APPMGMT_ACCESS_TOKEN first.'])).toBe(false);
+    expect(shown('Set APPMGMT_ACCESS_TOKEN first.')).toBe('Set the Authorization: Bearer header first.');
   });
 
   it('says unchanged for ordinary strings, so they are not redacted one by one', () => {
