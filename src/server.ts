@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import {
   CLIENT_CAPABILITIES_META_KEY,
@@ -43,6 +42,7 @@ import type { AnyTool, Clock, GatedTool, Offered, ToolContext, ToolResult } from
 import type { Bound } from './auth/grant.js';
 import { CATALOG, type ToolLike } from './tools/catalog.js';
 import { offeredTo, shownSchema, shownTool } from './tools/offer.js';
+import { nodeCrypto } from './node-crypto.js';
 import { guardServer } from './transports/message-guard.js';
 import { SERVER_NAME, SERVER_VERSION } from './version.js';
 
@@ -226,10 +226,13 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
   const now = () => clock.now();
   const allowance = createAllowance({ store: deps.allowanceStore ?? createMemoryAllowanceStore({ now }), now, log });
   const gate = createGate({ store: deps.store ?? createMemoryStore({ now }), now, config, log, allowance, ...(deps.audit ? { audit: deps.audit } : {}) });
-  const codec = createRequestStateCodec<ApprovalState>({
-    key: deps.stateSecret ?? randomBytes(32),
-    ttlSeconds: Math.ceil(config.approvalTimeoutMs / 1000) + 60,
-  });
+  // Made on first use, like the keys below: it reaches for Web Crypto, and loading crypto costs a start 6 ms (node-crypto.ts).
+  let codecMade: ReturnType<typeof createRequestStateCodec<ApprovalState>> | undefined;
+  const codec = () =>
+    (codecMade ??= createRequestStateCodec<ApprovalState>({
+      key: deps.stateSecret ?? nodeCrypto().randomBytes(32),
+      ttlSeconds: Math.ceil(config.approvalTimeoutMs / 1000) + 60,
+    }));
 
   // The tools themselves load on the first request that needs them (tools/list, tools/call): until
   // then the catalog (tools/catalog.ts) says all that choosing them and answering initialize need.
@@ -289,9 +292,10 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
 
   // Users are told apart by keyed hashes of their credentials: the same on every replica and every
   // stdio server sharing a store (the state secret), and never a plain hash of a secret.
-  const scopeKey = deps.stateSecret ?? randomBytes(32);
-  const defaultScope = gateScope(scopeKey, config[GATED_CREDENTIAL]);
-  const defaultCaller = callerOf(config, defaultScope, { api: deps.api, payer: { person: defaultScope } });
+  let scopeKeyMade: string | Buffer | undefined;
+  const scopeKey = () => (scopeKeyMade ??= deps.stateSecret ?? nodeCrypto().randomBytes(32));
+  const defaultScope = () => gateScope(scopeKey(), config[GATED_CREDENTIAL]);
+  const defaultCaller = callerOf(config, defaultScope, { api: deps.api, payer: () => ({ person: defaultScope() }) });
   const callers = new Map<string, Caller>();
   function callerFor({ credentials, wording, grant }: CallerOptions): Caller {
     // The API client needs all three credentials; the gate scope only the one gated tools send. A
@@ -310,24 +314,31 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
     const callerConfig = grant ? narrowed({ ...config, ...credentials }, grant.bound) : { ...config, ...credentials };
     // The person is the service token's scope however they connect, so a second grant (or header
     // mode beside it) never brings a second share of the operator's per-user limits.
-    const person = gateScope(scopeKey, credentials[GATED_CREDENTIAL]);
+    const person = gateScope(scopeKey(), credentials[GATED_CREDENTIAL]);
     const payer: Payer = grant ? { person, grant: { scope: `grant:${grant.id}`, spendMicros: grant.bound.spendLimitMicros, turns: grant.bound.aiTurnsDaily } } : { person };
-    return callerOf(callerConfig, grant ? `grant:${grant.id}` : person, { perRequest: true, payer, ...(wording ? { wording } : {}) });
+    return callerOf(callerConfig, () => (grant ? `grant:${grant.id}` : person), { perRequest: true, payer: () => payer, ...(wording ? { wording } : {}) });
   }
 
   function callerOf(
     callerConfig: Config,
-    scope: string,
-    { api, wording, perRequest = false, payer }: { api?: ApiClient | undefined; wording?: (text: string) => string; perRequest?: boolean; payer: Payer },
+    scopeOf: () => string,
+    { api, wording, perRequest = false, payer: payerOf }: { api?: ApiClient | undefined; wording?: (text: string) => string; perRequest?: boolean; payer: () => Payer },
   ): Caller {
     const redact = redactor(secretsOf(callerConfig));
     // The configured caller's secrets are already redacted by the server's log; a request's are not.
     const callerLog = perRequest ? redactingLog(log, redact) : log;
     // The HTTP client (src/api/) loads on the first tool call: start-up never pays for it.
     let client: Promise<ApiClient> | undefined = api && Promise.resolve(api);
+    // Keyed hashes, made when a call first needs them (the configured caller's before any call would load crypto at start).
+    let scope: string | undefined;
+    let payer: Payer | undefined;
     return {
-      scope,
-      payer,
+      get scope() {
+        return (scope ??= scopeOf());
+      },
+      get payer() {
+        return (payer ??= payerOf());
+      },
       config: callerConfig,
       offer: offerFor(callerConfig),
       log: callerLog,
@@ -348,7 +359,7 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
         capabilities: { tools: {}, ...(caller.offer.prompts.length ? { prompts: {} } : {}), extensions: { [UI_EXTENSION]: {} } },
         instructions: caller.offer.instructions,
         jsonSchemaValidator: formAnswerValidator as jsonSchemaValidator,
-        requestState: { verify: codec.verify },
+        requestState: { verify: (state, ctx) => codec().verify(state, ctx) },
         inputRequired: { roundTimeoutMs: config.approvalTimeoutMs },
       },
     );
@@ -464,7 +475,7 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
   async function askResult({ ask }: AskApproval, caller: Caller, ctx: ServerContext): Promise<InputRequiredResult> {
     return inputRequired({
       inputRequests: { approval: inputRequired.elicit({ mode: 'form', message: caller.shown.redact(sanitize(ask.message, 500)), requestedSchema: APPROVAL_FORM }) },
-      requestState: await codec.mint(ask.state, ctx),
+      requestState: await codec().mint(ask.state, ctx),
     });
   }
 

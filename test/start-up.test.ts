@@ -149,3 +149,43 @@ describe('the built server at start-up', () => {
     expect(run.stderr.trim()).toBe('app-management-mcp: invalid sandbox world: world.posts[1].scheduled_timezone: unknown time zone "Mars/Olympus_Mons"');
   });
 });
+
+// Issue 31: answering initialize does not load node:crypto (6 ms of a start; src/node-crypto.ts). A
+// preload reports, at the server's first write to stdout, whether it had loaded; the same session then
+// lists the tools, which load on that first tools/list.
+describe('what a start loads before it answers initialize', () => {
+  it('answers initialize without node:crypto, and lists all 28 tools after', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'appmgmt-preload-'));
+    const preload = join(dir, 'report.cjs');
+    writeFileSync(
+      preload,
+      [
+        'const write = process.stdout.write.bind(process.stdout);',
+        'let first = true;',
+        'process.stdout.write = (chunk, ...rest) => {',
+        "  if (first) { first = false; process.stderr.write(`LOADED ${JSON.stringify(process.moduleLoadList.filter((name) => /crypto/.test(name)))}\\n`); }",
+        '  return write(chunk, ...rest);',
+        '};',
+      ].join('\n'),
+    );
+    try {
+      const env = { ...cleanEnv(), APPMGMT_BASE_URL: 'http://127.0.0.1:9', APPMGMT_ACCESS_TOKEN: 'start-up-token', NODE_DISABLE_COMPILE_CACHE: '1' };
+      const child = spawn(process.execPath, ['-r', preload, BIN], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
+      const listed = new Promise<void>((resolve) => child.stdout.on('data', (chunk: Buffer) => ((stdout += chunk).includes('"id":2') ? resolve() : undefined)));
+      child.stdin.write(`${JSON.stringify(INITIALIZE)}\n`);
+      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' })}\n`);
+      await listed;
+      child.stdin.end();
+      await new Promise((resolve) => child.on('exit', resolve));
+      expect(stderr).toContain('LOADED []');
+      const list = stdout.split('\n').find((line) => line.includes('"id":2'))!;
+      expect((JSON.parse(list) as { result: { tools: unknown[] } }).result.tools).toHaveLength(28);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

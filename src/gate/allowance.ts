@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { nodeCrypto } from '../node-crypto.js';
 import { z } from 'zod';
 import type { Config } from '../config.js';
 import { describeError, RefusedError } from '../errors.js';
@@ -130,7 +130,7 @@ export interface AllowanceDeps {
 
 export type Allowance = ReturnType<typeof createAllowance>;
 
-export function createAllowance({ store, now, log, newId = randomUUID }: AllowanceDeps) {
+export function createAllowance({ store, now, log, newId = () => nodeCrypto().randomUUID() }: AllowanceDeps) {
   /**
    * The warning, its cost line telling the allowance, when a limit applies.
    * @throws OverLimitError when the call would go over; RefusedError when its amount is not known.

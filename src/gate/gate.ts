@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { nodeCrypto } from '../node-crypto.js';
 import type { Config } from '../config.js';
 import {
   AnswerTooLargeError,
@@ -102,7 +102,7 @@ export function createGate({
   now,
   config,
   log,
-  newRequestId = randomUUID,
+  newRequestId = () => nodeCrypto().randomUUID(),
   audit = noAudit,
   allowance = createAllowance({ store: createMemoryAllowanceStore({ now }), now, log }),
   every = everyUnref,
@@ -211,7 +211,7 @@ export function createGate({
 
   /** The first round of a 2026-07-28 approval: binds the pending warning to this round, and sends the form. */
   async function askRound(tool: GatedTool, request: Record<string, unknown>, ctx: ToolContext, key: string, slot: string, trail: CallTrail, payer: Payer): Promise<ToolResult | AskApproval> {
-    const nonce = randomUUID();
+    const nonce = nodeCrypto().randomUUID();
     const ready = await store.bind(key, slot, nonce);
     if (!ready.ok) return notTaken(tool, ready, key, trail);
     trail.stage = 'warning_failed';

@@ -1,4 +1,4 @@
-import { createHash, createHmac } from 'node:crypto';
+import { nodeCrypto } from '../node-crypto.js';
 import { InputError } from '../errors.js';
 
 /** Arguments larger than this are refused before anything is remembered or sent: no tool needs more. */
@@ -23,7 +23,7 @@ export function canonical(value: unknown): string {
  */
 export function callKey(scope: string, tool: string, args: unknown): string {
   const json = checkedCanonical(args);
-  return createHash('sha256').update(scope).update('\u0000').update(tool).update('\u0000').update(json).digest('hex');
+  return nodeCrypto().createHash('sha256').update(scope).update('\u0000').update(tool).update('\u0000').update(json).digest('hex');
 }
 
 /**
@@ -41,7 +41,7 @@ export function checkedCanonical(args: unknown): string {
 
 /** The slot that remembers a scope's latest warning for one tool (to say "the arguments differ"). */
 export function lastWarningSlot(scope: string, tool: string): string {
-  return createHash('sha256').update(scope).update('\u0000').update(tool).digest('hex');
+  return nodeCrypto().createHash('sha256').update(scope).update('\u0000').update(tool).digest('hex');
 }
 
 /**
@@ -51,10 +51,10 @@ export function lastWarningSlot(scope: string, tool: string): string {
  * every replica), else a random key of this process.
  */
 export function gateScope(key: string | Uint8Array, credential: string | undefined): string {
-  return createHmac('sha256', key).update('gate-scope\u0000').update(credential ?? '').digest('hex');
+  return nodeCrypto().createHmac('sha256', key).update('gate-scope\u0000').update(credential ?? '').digest('hex');
 }
 
 /** The digest a store keeps per-user records under (caps, claims): a hash of the scope, whatever its form. */
 export function scopeDigest(scope: string): string {
-  return createHash('sha256').update('scope\u0000').update(scope).digest('hex');
+  return nodeCrypto().createHash('sha256').update('scope\u0000').update(scope).digest('hex');
 }

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { nodeCrypto } from '../node-crypto.js';
 import { z } from 'zod';
 import { checkedCanonical } from '../gate/key.js';
 import { limit, sanitize } from '../text.js';
@@ -122,12 +122,12 @@ const GRANT_SCOPE = /^grant:([0-9a-f]{32})$/;
 export function auditUser(scope: string): string {
   const grant = GRANT_SCOPE.exec(scope)?.[1];
   if (grant) return grant;
-  return createHash('sha256').update('audit-user\u0000').update(scope).digest('hex').slice(0, 32);
+  return nodeCrypto().createHash('sha256').update('audit-user\u0000').update(scope).digest('hex').slice(0, 32);
 }
 
 /** SHA-256 of a tool and its canonical arguments: what a warning describes and its confirmation sends. */
 export function requestDigest(tool: string, request: Record<string, unknown>): string {
-  return createHash('sha256').update(tool).update('\u0000').update(checkedCanonical(request)).digest('hex');
+  return nodeCrypto().createHash('sha256').update(tool).update('\u0000').update(checkedCanonical(request)).digest('hex');
 }
 
 /**

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { nodeCrypto } from '../node-crypto.js';
 import { ApiError, CancelledError, InputError, RefusedError, reasonOf } from '../errors.js';
 import type { Log } from '../log.js';
 import { sanitize } from '../text.js';
@@ -96,7 +96,7 @@ export interface AuditOptions {
 }
 
 /** The trail of a server: lines of every gated call to `sink`. */
-export function createAuditTrail({ sink, now, redact, log, newCallId = randomUUID }: AuditOptions): AuditTrail {
+export function createAuditTrail({ sink, now, redact, log, newCallId = () => nodeCrypto().randomUUID() }: AuditOptions): AuditTrail {
   return {
     call(facts) {
       const callId = newCallId();

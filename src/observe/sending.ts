@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { createHash } from 'node:crypto';
+import { nodeCrypto } from '../node-crypto.js';
 import { queryString } from '../api/paths.js';
 import { canonical } from '../gate/key.js';
 
@@ -52,5 +52,5 @@ export function requestLine(request: Pick<OutgoingRequest, 'method' | 'url' | 'q
  * sorted (so a receiver that parsed the body can compute the same digest from what it got).
  */
 export function sentDigest(line: string, body: unknown): string {
-  return createHash('sha256').update(line).update('\n').update(body === undefined ? '' : canonical(body)).digest('hex');
+  return nodeCrypto().createHash('sha256').update(line).update('\n').update(body === undefined ? '' : canonical(body)).digest('hex');
 }
