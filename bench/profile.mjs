@@ -3,7 +3,8 @@
 // runs `dist/index.js http` under `node --cpu-prof`, makes BENCH_PROFILE_CALLS calls (2,000 by
 // default) with BENCH_PROFILE_CLIENTS clients (1), stops the server, and prints its self time by
 // where the code comes from: a package, a file of ours, Node's own fetch (undici), Node's
-// internals, the garbage collector. Only 127.0.0.1 traffic.
+// internals, the garbage collector; then the time of each function of ours with all it calls.
+// BENCH_PROFILE_SAVE=path keeps the .cpuprofile. Only 127.0.0.1 traffic.
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { SourceMap } from 'node:module';
