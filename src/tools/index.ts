@@ -1,5 +1,4 @@
-import type { Config, ToolsetName } from '../config.js';
-import { selectTools as select } from './catalog.js';
+import type { ToolsetName } from '../config.js';
 import { createAdCampaign } from './campaigns/create-ad-campaign.js';
 import { listCampaignSuggestions } from './campaigns/list-campaign-suggestions.js';
 import { applyBudgetRecommendation } from './campaigns/apply-budget-recommendation.js';
@@ -52,8 +51,3 @@ export const TOOLSETS = {
 } satisfies Record<ToolsetName, AnyTool[]>;
 
 export const TOOLS: AnyTool[] = Object.values(TOOLSETS).flat();
-
-/** The tools this configuration enables, in registry order (catalog.ts says how). */
-export function selectTools(config: Pick<Config, 'tools' | 'toolsets' | 'readOnly'>, all: AnyTool[] = TOOLS): AnyTool[] {
-  return select(config, all);
-}

@@ -60,6 +60,7 @@ export const HOST_VARIABLES: Record<string, string> = {
 
 type Browser = import('playwright-core').Browser;
 type Page = import('playwright-core').Page;
+type Locator = import('playwright-core').Locator;
 type Frame = import('playwright-core').Frame;
 export type Theme = 'light' | 'dark';
 
@@ -309,3 +310,17 @@ export function frameOf(page: Page, index = 0) {
   const frames = page.frames().filter((candidate) => candidate !== page.mainFrame() && !candidate.isDetached());
   return frames[index]!;
 }
+
+/**
+ * Presses a button twice before any answer: a click, then a click event dispatched to it (which
+ * reaches a disabled button's listeners too). Resolves with whether the first press disabled it.
+ */
+export function doublePress(button: Locator): Promise<boolean> {
+  return button.evaluate((element) => {
+    (element as unknown as { click(): void }).click();
+    const locked = (element as unknown as { disabled: boolean }).disabled;
+    element.dispatchEvent(new Event('click', { bubbles: true }));
+    return locked;
+  });
+}
+

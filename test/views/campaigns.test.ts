@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DAYS_PER_MONTH } from '../../src/tools/format.js';
 import { connect } from '../helpers.js';
 import { listRow } from '../tools/campaigns/fixtures.js';
-import { browserAvailable, confirmations, frameOf, HOST_VARIABLES, hostPage, NARROW_WIDTH, SHORT_HEIGHT, startBrowser, UI_CAPABILITIES, viewHarness, WIDE_WIDTH, type Browsing, type HostPage } from './browser.js';
+import { browserAvailable, confirmations, doublePress, frameOf, HOST_VARIABLES, hostPage, NARROW_WIDTH, SHORT_HEIGHT, startBrowser, UI_CAPABILITIES, viewHarness, WIDE_WIDTH, type Browsing, type HostPage } from './browser.js';
 
 const APP = 'app_demo';
 const LIST_PATH = `/api/apps/${APP}/adnet-ads/campaigns`;
@@ -177,20 +177,12 @@ describe.skipIf(!browserAvailable)('the campaigns view in headless Chromium', ()
     const { frames, index } = await host.open('list_ad_campaigns', { app_id: APP });
     const view = frames[0]!;
     const args = { app_id: APP, campaign_id: 'cmp_quiet' };
-    // Each button pressed twice before any answer: a click, then an event dispatched to it (which reaches a disabled button's listeners).
-    const doublePress = (selector: string) =>
-      view.locator(selector).evaluate((button) => {
-        (button as unknown as { click(): void }).click();
-        const locked = (button as unknown as { disabled: boolean }).disabled;
-        button.dispatchEvent(new Event('click', { bubbles: true }));
-        return locked;
-      });
-    expect(await doublePress(`${rowSelector('cmp_quiet')} button.resume`)).toBe(true);
+    expect(await doublePress(view.locator(`${rowSelector('cmp_quiet')} button.resume`))).toBe(true);
     await view.locator('tr.detail .approve').waitFor();
     expect((await host.record(index)).calls).toEqual([{ name: 'resume_ad_campaign', arguments: args }]);
     expect(await view.locator('tr.detail .cost-value').textContent()).toContain('10.00');
     expect(posts(host, 'resume')).toBe(0);
-    expect(await doublePress('tr.detail .approve')).toBe(true);
+    expect(await doublePress(view.locator('tr.detail .approve'))).toBe(true);
     await view.locator('tr.detail .outcome').waitFor();
     expect(confirmations(await host.record(index))).toEqual([{ name: 'resume_ad_campaign', arguments: { ...args, confirm: true } }]);
     expect(await view.locator('tr.detail .outcome-title').textContent()).toBe('Done');

@@ -4,7 +4,7 @@ import { startSandbox, type Sandbox } from '../../src/sandbox/http.js';
 import { parseWorld, type WorldInput } from '../../src/sandbox/world.js';
 import { connect, type Harness } from '../helpers.js';
 import type { Frame } from 'playwright-core';
-import { browserAvailable, confirmations, frameOf, HOST_VARIABLES, hostPage, NARROW_WIDTH, SHORT_HEIGHT, startBrowser, UI_CAPABILITIES, viewHarness, WIDE_WIDTH, type Browsing, type HostPage } from './browser.js';
+import { browserAvailable, confirmations, doublePress, frameOf, HOST_VARIABLES, hostPage, NARROW_WIDTH, SHORT_HEIGHT, startBrowser, UI_CAPABILITIES, viewHarness, WIDE_WIDTH, type Browsing, type HostPage } from './browser.js';
 
 const DEMO = { app_id: 'app_demo', campaign_id: 'cmp_demo' };
 const MANY = { app_id: 'app_demo', campaign_id: 'cmp_many' };
@@ -233,21 +233,13 @@ describe.skipIf(!browserAvailable)('the suggestions view in headless Chromium', 
     await fresh();
     const { frames, index } = await host.open('list_campaign_suggestions', DEMO);
     const row = frames[0]!.locator(`.suggestion[data-id="${BUDGET_REC}"]`);
-    // Each button pressed twice before any answer: a click, then an event dispatched to it (which reaches a disabled button's listeners).
-    const doublePress = (selector: string) =>
-      row.locator(selector).evaluate((button) => {
-        (button as unknown as { click(): void }).click();
-        const locked = (button as unknown as { disabled: boolean }).disabled;
-        button.dispatchEvent(new Event('click', { bubbles: true }));
-        return locked;
-      });
-    expect(await doublePress('.apply')).toBe(true);
+    expect(await doublePress(row.locator('.apply'))).toBe(true);
     await row.locator('.confirmation .approve').waitFor();
     const warned = (await host.record(index)).calls;
     expect(warned.map((call) => [call.name, call.arguments.confirm])).toEqual([['apply_budget_recommendation', undefined]]);
     expect(await row.locator('.confirmation .action').textContent()).toContain('→ 35.00');
     expect(host.posts()).toBe(0);
-    expect(await doublePress('.approve')).toBe(true);
+    expect(await doublePress(row.locator('.approve'))).toBe(true);
     await row.locator('.row-status').waitFor();
     expect(confirmations(await host.record(index))).toEqual([{ name: 'apply_budget_recommendation', arguments: { ...warned[0]!.arguments, confirm: true } }]);
     expect(await row.locator('.row-status').textContent()).toBe('Applied: daily budget now 35.00.');
