@@ -21,7 +21,7 @@ export function startSandboxProcess() {
       if (!url || !text.includes('APPMGMT_MONITORING_API_KEY=')) return;
       clearTimeout(timer);
       const env = Object.fromEntries([...text.matchAll(/^\s*(APPMGMT_\w+)=(\S+)$/gm)].map((m) => [m[1], m[2]]));
-      resolve({ url, env, close: () => child.kill() });
+      resolve({ url, env, pid: child.pid, close: () => child.kill() });
     });
     child.on('error', reject);
     child.on('exit', (code) => reject(new Error(`the sandbox exited with ${code}: ${text}`)));

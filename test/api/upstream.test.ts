@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createApiClient, MAX_ANSWER_BYTES } from '../../src/api/client.js';
-import type { Send } from '../../src/api/transport.js';
+import { nodeSend, type Send } from '../../src/api/transport.js';
 import type { Config } from '../../src/config.js';
 import { AnswerTooLargeError, ApiError, UnexpectedAnswerError, UnreachableError } from '../../src/errors.js';
 import { silentLog } from '../../src/log.js';
@@ -169,6 +169,35 @@ describe('api client against a misbehaving upstream', () => {
       expect(json).toMatchObject({ status: 400, body: { detail: 'bad key [redacted]' } });
       const text = await failure(client().createAdCampaign('app_1', {}));
       expect(text).toMatchObject({ status: 500, body: 'oops [redacted]' });
+    });
+  });
+
+  describe('requests made in one turn', () => {
+    const read = async (answer: Awaited<ReturnType<Send>>) => {
+      let text = '';
+      for await (const chunk of answer.body) text += Buffer.from(chunk).toString('utf8');
+      return text;
+    };
+
+    it('go out together, each answered with its own answer', async () => {
+      upstream.handle((req, res) => send(res, { status: 200, body: { path: req.url } }));
+      const nodeSendOnce = nodeSend();
+      const paths = ['/a', '/b', '/c', '/d'];
+      const answers = await Promise.all(paths.map((path) => nodeSendOnce({ method: 'get', url: upstream.url + path, headers: {}, signal: new AbortController().signal })));
+      expect(await Promise.all(answers.map(read))).toEqual(paths.map((path) => JSON.stringify({ path })));
+      expect(upstream.requests.map((request) => request.url).sort()).toEqual(paths);
+    });
+
+    it('one cancelled before the turn ends is never written; the others are', async () => {
+      upstream.handle((req, res) => send(res, { status: 200, body: { path: req.url } }));
+      const nodeSendOnce = nodeSend();
+      const cancel = new AbortController();
+      const cancelled = nodeSendOnce({ method: 'post', url: `${upstream.url}/spend`, headers: {}, body: '{"amount":1}', signal: cancel.signal });
+      const kept = nodeSendOnce({ method: 'get', url: `${upstream.url}/read`, headers: {}, signal: new AbortController().signal });
+      cancel.abort();
+      await expect(cancelled).rejects.toThrow(/abort/i);
+      expect(await read(await kept)).toBe(JSON.stringify({ path: '/read' }));
+      expect(upstream.requests.map((request) => request.url)).toEqual(['/read']);
     });
   });
 });
