@@ -8,9 +8,10 @@ import { registerAppResource, RESOURCE_MIME_TYPE, RESOURCE_URI_META_KEY } from '
  * frame beside a tool's result, built by scripts/build-views.mjs into dist/NAME.view.html. Every client
  * is told about them, whatever its transport and protocol era: the tools that have a view name it in
  * `_meta.ui.resourceUri`, resources/list lists the views, and each result carries its view data in its
- * `_meta`. A client without the extension ignores `_meta`, and the model never reads it. The server
- * cannot ask first: a 2025-era client over HTTP is served without a session, so its capabilities from
- * initialize are gone by the time it lists tools (issue 27).
+ * `_meta`, but for a 2026-07-28 request whose client capabilities leave the extension out (server.ts,
+ * showsViews). A client without the extension ignores `_meta`, and the model never reads it. The
+ * server cannot ask first: a 2025-era client over HTTP is served without a session, so its
+ * capabilities from initialize are gone by the time it lists tools (issue 27).
  */
 
 /** The extension's name, declared in the server's capabilities (capabilities.extensions, SEP-2133). */

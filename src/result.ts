@@ -17,10 +17,11 @@ export const VIEW_META_KEY = 'app-management/view';
  * with the same next step. A failure or refusal is a result too: its structured part is `error` (the
  * text) and `next`, plus any facts the tool gave, a shape every output schema admits (tools/contract.ts).
  * Everything passes through the redactor, and structured strings lose hidden characters as the text does.
- * The view data goes to every client (apps.ts); its `arguments`, the exact ones a view sends back to
- * confirm a warning, are redacted but otherwise kept as they are, so they still match the warning.
+ * The view data goes to every client that may show it (`views`: apps.ts); its `arguments`, the exact
+ * ones a view sends back to confirm a warning, are redacted but otherwise kept as they are, so they
+ * still match the warning.
  */
-export function present(result: ToolResult, options: Shown): CallToolResult {
+export function present(result: ToolResult, options: Shown, views = true): CallToolResult {
   const { redact, sandbox } = options;
   // Every string is cleaned and kept; one search of them all then usually shows that redacting them
   // one by one would change none (text.ts, unchangedAll).
@@ -33,7 +34,7 @@ export function present(result: ToolResult, options: Shown): CallToolResult {
   const facts = { ...result.structured, ...(result.isError ? { error: result.text } : {}), next: result.next };
   let text = keep(strip)(`${sandbox ? '[sandbox] ' : ''}${result.text}\nNext: ${result.next}`);
   let structured = mapStrings(facts, keep(strip));
-  let view = result.view && viewData(result.view, keep(strip), keep((value) => value));
+  let view = views && result.view && viewData(result.view, keep(strip), keep((value) => value));
   if (!redact.unchangedAll?.(seen)) {
     text = redact(text);
     structured = mapStrings(structured, redact);

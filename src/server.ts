@@ -400,7 +400,7 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
       const result = await calls.track(
         // The SDK's own argument check is left out: checkArguments gives the model a better answer than its raw issue list.
         checkedCall(tool, inputSchema, params.arguments ?? {}, ctx, server, caller).then<CallToolResult | InputRequiredResult, CallToolResult>(
-          (outcome) => ('ask' in outcome ? askResult(outcome, caller, ctx) : present(outcome, caller.shown)),
+          (outcome) => ('ask' in outcome ? askResult(outcome, caller, ctx) : present(outcome, caller.shown, showsViews(ctx))),
           (error: unknown) => presentError(errorText(error, tool, caller.log), nextAfter(error, tool.name), caller.shown),
         ),
       );
@@ -499,6 +499,18 @@ function outputProblem(name: string, schema: z.ZodObject, structured: unknown): 
 /** One server for the configured caller: what stdio and in-process tests use. */
 export function createServer(deps: ServerDeps): McpServer {
   return createServerFactory(deps)();
+}
+
+/**
+ * Whether this request's result carries its view data (apps.ts). A 2026-07-28 request declares its
+ * client's capabilities in its envelope: without the MCP Apps extension there, no view is shown and
+ * the data is left out. A 2025-era request gets it always: over stateless HTTP its client's
+ * capabilities are unknown.
+ */
+function showsViews(ctx: ServerContext): boolean {
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+  const capabilities = envelope?.[CLIENT_CAPABILITIES_META_KEY] as { extensions?: Record<string, unknown> } | undefined;
+  return capabilities === undefined || capabilities.extensions?.[UI_EXTENSION] !== undefined;
 }
 
 /**
