@@ -25,8 +25,8 @@ const env = (name, fallback) => {
 /** The counts, each overridable from the environment. */
 export function versusSettings() {
   return {
-    /** Rounds of each round-robin measurement; the median round is reported. */
-    rounds: env('BENCH_VERSUS_ROUNDS', 5),
+    /** Rounds of each round-robin measurement; the median round is reported. Seven, with the calls below, keep each HTTP server under the 10,000 calls after which its memory is read. */
+    rounds: env('BENCH_VERSUS_ROUNDS', 7),
     /** Sequential calls per target per round, 1 client. */
     sequentialCalls: env('BENCH_VERSUS_CALLS', 200),
     clients: env('BENCH_HTTP_CLIENTS', 50),
