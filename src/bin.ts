@@ -32,15 +32,20 @@ const CACHE_AFTER_MS = 1_000;
 const filename = fileURLToPath(new URL(BUNDLE, import.meta.url));
 const folder = process.env.NODE_DISABLE_COMPILE_CACHE ? undefined : cacheFolder();
 const cacheFile = folder && join(folder, `${basename(filename, '.cjs')}-${process.version}-${process.arch}-${flagsKey()}.cache`);
-const cachedData = cacheFile ? readIfPresent(cacheFile) : undefined;
-
-const source = readFileSync(filename, 'utf8');
-const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename, cachedData });
+const { script, cached } = compile();
 const module = { exports: {} };
 script.runInThisContext()(module.exports, createRequire(filename), module, filename, dirname(filename));
 
-if (cacheFile && (!cachedData || script.cachedDataRejected)) {
+if (cacheFile && (!cached || script.cachedDataRejected)) {
   setTimeout(() => save(cacheFile, script.createCachedData()), CACHE_AFTER_MS).unref();
+}
+
+/** The bundle compiled, through its cache when there is one; the cache's bytes (a megabyte) are not kept once read. */
+function compile(): { script: Script; cached: boolean } {
+  const cachedData = cacheFile ? readIfPresent(cacheFile) : undefined;
+  const source = readFileSync(filename, 'utf8');
+  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename, cachedData });
+  return { script, cached: cachedData !== undefined };
 }
 
 /** Where caches go: NODE_COMPILE_CACHE's folder when set, else the platform's per-user cache directory. */
