@@ -155,6 +155,27 @@ describe('api client against a misbehaving upstream', () => {
     });
   });
 
+  describe('a connection dropped while the answer comes in', () => {
+    const halfAnswer = (_req: unknown, res: ServerResponse) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
+      res.write('{"job_id": "job_1", "sta', () => res.socket?.destroy());
+    };
+
+    it('is a network failure, plain or gzip, and a costly operation is not sent again', async () => {
+      upstream.handle(halfAnswer);
+      const error = await failure(client().createAdCampaign('app_1', { campaign_name: 'x' }));
+      expect(error).toBeInstanceOf(UnreachableError);
+      expect(error).toMatchObject({ kind: 'network' });
+      expect(upstream.requests).toHaveLength(1);
+      upstream.handle((_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': '1000' });
+        res.write(gzipSync(JSON.stringify(job)).subarray(0, 20), () => res.socket?.destroy());
+      });
+      expect(await failure(client().createAdCampaign('app_1', { campaign_name: 'x' }))).toMatchObject({ kind: 'network' });
+      expect(upstream.requests).toHaveLength(2);
+    });
+  });
+
   describe('redaction at the boundary', () => {
     it('replaces a secret echoed in a successful answer, in values and keys', async () => {
       upstream.answer({ status: 200, body: { ...job, phase: `using ${SECRET}`, [`k-${SECRET}`]: 1 } });
@@ -181,19 +202,19 @@ describe('api client against a misbehaving upstream', () => {
 
     it('go out together, each answered with its own answer', async () => {
       upstream.handle((req, res) => send(res, { status: 200, body: { path: req.url } }));
-      const nodeSendOnce = nodeSend();
+      const sendOnce = nodeSend();
       const paths = ['/a', '/b', '/c', '/d'];
-      const answers = await Promise.all(paths.map((path) => nodeSendOnce({ method: 'get', url: upstream.url + path, headers: {}, signal: new AbortController().signal })));
+      const answers = await Promise.all(paths.map((path) => sendOnce({ method: 'get', url: upstream.url + path, headers: {}, signal: new AbortController().signal })));
       expect(await Promise.all(answers.map(read))).toEqual(paths.map((path) => JSON.stringify({ path })));
       expect(upstream.requests.map((request) => request.url).sort()).toEqual(paths);
     });
 
     it('one cancelled before the turn ends is never written; the others are', async () => {
       upstream.handle((req, res) => send(res, { status: 200, body: { path: req.url } }));
-      const nodeSendOnce = nodeSend();
+      const sendOnce = nodeSend();
       const cancel = new AbortController();
-      const cancelled = nodeSendOnce({ method: 'post', url: `${upstream.url}/spend`, headers: {}, body: '{"amount":1}', signal: cancel.signal });
-      const kept = nodeSendOnce({ method: 'get', url: `${upstream.url}/read`, headers: {}, signal: new AbortController().signal });
+      const cancelled = sendOnce({ method: 'post', url: `${upstream.url}/spend`, headers: {}, body: '{"amount":1}', signal: cancel.signal });
+      const kept = sendOnce({ method: 'get', url: `${upstream.url}/read`, headers: {}, signal: new AbortController().signal });
       cancel.abort();
       await expect(cancelled).rejects.toThrow(/abort/i);
       expect(await read(await kept)).toBe(JSON.stringify({ path: '/read' }));
