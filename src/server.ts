@@ -502,14 +502,22 @@ export function createServer(deps: ServerDeps): McpServer {
 }
 
 /**
- * Whether this request's result carries its view data (apps.ts). A 2026-07-28 request declares its
- * client's capabilities in its envelope: without the MCP Apps extension there, no view is shown and
- * the data is left out. A 2025-era request gets it always: over stateless HTTP its client's
- * capabilities are unknown.
+ * A 2026-07-28 request's envelope, which carries its client's capabilities with every request;
+ * undefined for a 2025-era request (its client declared them at initialize, if on this server at all).
+ */
+function envelopeOf(ctx: ServerContext): { capabilities: ClientCapabilities | undefined } | undefined {
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+  if (envelope === undefined || Object.keys(envelope).length === 0) return undefined;
+  return { capabilities: envelope[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined };
+}
+
+/**
+ * Whether this request's result carries its view data (apps.ts). A 2026-07-28 request whose client
+ * capabilities leave the MCP Apps extension out shows no view, so the data is left out. A 2025-era
+ * request gets it always: over stateless HTTP its client's capabilities are unknown.
  */
 function showsViews(ctx: ServerContext): boolean {
-  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
-  const capabilities = envelope?.[CLIENT_CAPABILITIES_META_KEY] as { extensions?: Record<string, unknown> } | undefined;
+  const capabilities = envelopeOf(ctx)?.capabilities;
   return capabilities === undefined || capabilities.extensions?.[UI_EXTENSION] !== undefined;
 }
 
@@ -519,9 +527,9 @@ function showsViews(ctx: ServerContext): boolean {
  * `elicitation: {}` means forms (its meaning before modes existed).
  */
 function approvalChannel(server: McpServer, ctx: ServerContext, redact: (text: string) => string): ApprovalChannel {
-  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
-  const modern = envelope !== undefined && Object.keys(envelope).length > 0;
-  const capabilities = (modern ? envelope[CLIENT_CAPABILITIES_META_KEY] : server.server.getClientCapabilities()) as ClientCapabilities | undefined;
+  const envelope = envelopeOf(ctx);
+  const modern = envelope !== undefined;
+  const capabilities = modern ? envelope.capabilities : server.server.getClientCapabilities();
   // A 2025-era request without an initialize on this server: stateless HTTP, no way back to the client.
   if (!modern && capabilities === undefined) return { kind: 'none', sessionless: true };
   const elicitation = capabilities?.elicitation;
