@@ -5,6 +5,7 @@ import { createMcpHandler, type AuthInfo } from '@modelcontextprotocol/server';
 import type { AuthServer } from '../auth/index.js';
 import type { Log } from '../log.js';
 import { parsedJson, readBody, replayed, tooLargeMessage } from './body.js';
+import { serveParsedPost } from './parsed-post.js';
 import type { CallerOptions, Credentials, ServerFactory } from '../server.js';
 
 /**
@@ -145,7 +146,8 @@ export async function serveHttp(options: HttpOptions): Promise<HttpServer> {
       ),
     { legacy: 'stateless', maxRequestBodySize: options.maxBodyBytes, onerror: (error) => log.debug(`http: ${error.message}`) },
   );
-  const mcp = toNodeHandler(handler, { maxRequestBodySize: options.maxBodyBytes, onerror: (error) => log.debug(`http: ${error.message}`) });
+  const onerror = (error: Error) => log.debug(`http: ${error.message}`);
+  const mcp = toNodeHandler(handler, { maxRequestBodySize: options.maxBodyBytes, onerror });
   let guard: ReturnType<typeof requestGuard> | undefined;
   let draining = false;
   let active = 0;
@@ -190,13 +192,13 @@ export async function serveHttp(options: HttpOptions): Promise<HttpServer> {
       });
   }
 
-  /** Hands a POST to the SDK with its body already parsed (body.ts); anything else as it came. */
+  /** Hands a POST to the SDK with its body already parsed (body.ts, parsed-post.ts); anything else through the SDK's adapter, as it came. */
   async function serveMcp(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (req.method !== 'POST') return mcp(req, res);
     const bytes = await readBody(req, options.maxBodyBytes);
     if (bytes === undefined) return rpcError(res, 413, tooLargeMessage(options.maxBodyBytes), { connection: 'close' });
     const json = parsedJson(bytes);
-    return json ? mcp(req, res, json.value) : mcp(replayed(req, bytes), res);
+    return json ? serveParsedPost(handler, req, res, json.value, onerror) : mcp(replayed(req, bytes), res);
   }
 
   /**
