@@ -15,19 +15,15 @@ export async function readText(answer: Answer, limitBytes: number): Promise<stri
     answer.discard();
     throw new AnswerTooLargeError(limitBytes);
   }
-  const chunks = answer.body[Symbol.asyncIterator]();
   const parts: Uint8Array[] = [];
   let total = 0;
-  for (;;) {
-    const { done, value } = await chunks.next();
-    if (done) break;
-    total += value.byteLength;
-    if (total > limitBytes) {
-      answer.discard();
-      throw new AnswerTooLargeError(limitBytes);
-    }
-    parts.push(value);
-  }
+  await answer.read((chunk) => {
+    total += chunk.byteLength;
+    if (total > limitBytes) return false; // the answer is discarded there
+    parts.push(chunk);
+    return true;
+  });
+  if (total > limitBytes) throw new AnswerTooLargeError(limitBytes);
   // Decoded once at the end, as a TextDecoder would: bad bytes become U+FFFD and a leading byte order mark goes.
   const bytes = parts.length === 1 ? parts[0]! : Buffer.concat(parts, total);
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');

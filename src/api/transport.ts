@@ -1,5 +1,6 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 
 /**
@@ -24,8 +25,12 @@ export interface Answer {
   status: number;
   /** One header's value, when present. */
   header(name: string): string | undefined;
-  /** The body, already decompressed as fetch would: gzip, deflate or br. */
-  body: AsyncIterable<Uint8Array>;
+  /**
+   * Reads the body, already decompressed as fetch would (gzip, deflate or br), handing it to `take`
+   * chunk by chunk; `take` returning false stops the reading and frees the connection. Resolves at
+   * the body's end or that stop; rejects with what ended it early (an abort, a dropped connection).
+   */
+  read(take: (chunk: Uint8Array) => boolean): Promise<void>;
   /** Frees the connection of an answer whose body will not be read. */
   discard(): void;
 }
@@ -79,9 +84,33 @@ function answerOf(response: IncomingMessage): Answer {
       const value = response.headers[name.toLowerCase()];
       return Array.isArray(value) ? value.join(', ') : value;
     },
-    body,
+    read: (take) => readStream(body, take),
     discard: () => void body.destroy(),
   };
+}
+
+/**
+ * A stream's chunks through its events: a stream's async iterator costs an end-of-stream watcher
+ * and a promise per chunk, and an answer is one or two chunks (issue 31).
+ */
+function readStream(stream: Readable, take: (chunk: Uint8Array) => boolean): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const settle = (error?: Error) => {
+      stream.off('data', data).off('end', end).off('error', settle).off('close', closed);
+      if (error) reject(error);
+      else resolve();
+    };
+    const data = (chunk: Buffer) => {
+      if (take(chunk)) return;
+      settle();
+      stream.destroy();
+    };
+    const end = () => settle();
+    // Closed without its end and without an error of its own: cut short all the same.
+    const closed = () => settle(stream.readableEnded ? undefined : Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }));
+    if (stream.destroyed) return closed();
+    stream.on('data', data).once('end', end).once('error', settle).once('close', closed);
+  });
 }
 
 /** A fetch (a test's, say) as a Send: no redirect followed, as before. */
@@ -100,7 +129,15 @@ export function fetchSend(fetch: typeof globalThis.fetch): Send {
     return {
       status: response.status,
       header: (name) => response.headers.get(name) ?? undefined,
-      body: { [Symbol.asyncIterator]: () => ({ next: async () => (body ? (reader ??= body.getReader()).read() : { done: true as const, value: undefined }) }) },
+      read: async (take) => {
+        if (!body) return;
+        reader ??= body.getReader();
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) return;
+          if (!take(value)) return void reader.cancel().catch(() => undefined);
+        }
+      },
       // Not awaited: cancelling a stream whose source is stalled may never settle.
       discard: () => void (reader ?? body)?.cancel().catch(() => undefined),
     };

@@ -9,9 +9,12 @@ function answerOf(chunks: Uint8Array[], headers: Record<string, string> = {}): A
     status: 200,
     discarded: false,
     header: (name: string) => headers[name],
-    body: (async function* () {
-      yield* chunks;
-    })(),
+    async read(take: (chunk: Uint8Array) => boolean) {
+      for (const chunk of chunks) {
+        await Promise.resolve(); // each chunk in a turn of its own, as a socket's come
+        if (!take(chunk)) return void (answer.discarded = true);
+      }
+    },
     discard: () => void (answer.discarded = true),
   };
   return answer;

@@ -97,17 +97,13 @@ export function countingSend(): { send: Send; inflated: number } {
     inflated: 0,
     send: (async (outgoing) => {
       const answer = await send(outgoing);
-      const body = answer.body;
       return {
         ...answer,
-        body: {
-          async *[Symbol.asyncIterator]() {
-            for await (const chunk of body) {
-              counter.inflated += chunk.byteLength;
-              yield chunk;
-            }
-          },
-        },
+        read: (take: (chunk: Uint8Array) => boolean) =>
+          answer.read((chunk) => {
+            counter.inflated += chunk.byteLength;
+            return take(chunk);
+          }),
       };
     }) as Send,
   };
