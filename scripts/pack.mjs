@@ -1,7 +1,7 @@
 // Packs the MCP Bundle (`npm run pack` builds first): app-management-mcp.mcpb at the repo root, or at
 // the path given as the first argument. The bundle is made with `mcpb pack` from a staging folder that
-// holds only what runs: manifest.json, the minified dist/ (every chunk), a minimal package.json (so
-// Node reads dist/*.js as ES modules) and the README with the docs/ it links to. No node_modules: esbuild inlines
+// holds only what runs: manifest.json, the minified dist/ (every chunk, and dist/package.json, which
+// makes dist/index.js CommonJS), a minimal package.json and the README with the docs/ it links to. No node_modules: esbuild inlines
 // every dependency, and this script refuses to pack a dist/ that still imports a package.
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
