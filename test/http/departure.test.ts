@@ -4,9 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryStore } from '../../src/gate/store.js';
 import { silentLog } from '../../src/log.js';
 import { createServerFactory } from '../../src/server.js';
-import { serveHttp, type HttpServer } from '../../src/transports/http.js';
 import { offlineConfig } from '../helpers.js';
-import { connectHttp, ERAS } from './harness.js';
+import { connectHttp, ERAS, serveInProcess } from './harness.js';
 
 /**
  * A client that goes away while its tool call waits on the API: the request on its way upstream is
@@ -52,19 +51,7 @@ describe('a client that leaves during a tool call', () => {
       const shutdown = new AbortController();
       const config = offlineConfig({ baseUrl: upstream.url, monitoringUrl: upstream.url, timeoutMs: 60_000 });
       const factory = createServerFactory({ config, log: silentLog, store: createMemoryStore({ now: Date.now }), shutdown: shutdown.signal });
-      const http: HttpServer = await serveHttp({
-        factory,
-        host: '127.0.0.1',
-        port: 0,
-        allowedHosts: [],
-        allowedOrigins: [],
-        maxBodyBytes: 1024 * 1024,
-        ready: async () => undefined,
-        log: silentLog,
-        shutdown,
-        drainMs: 100,
-        flushMs: 100,
-      });
+      const http = await serveInProcess(factory, shutdown, { drainMs: 100, flushMs: 100 });
       closers.push(() => http.drain());
 
       // The client's fetch for the tool call can be cut, as a closed laptop or a killed agent would.

@@ -3,9 +3,9 @@ import { createMemoryStore, type GateStore } from '../../src/gate/store.js';
 import { silentLog } from '../../src/log.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/http.js';
 import { createServerFactory } from '../../src/server.js';
-import { serveHttp, type HttpServer } from '../../src/transports/http.js';
+import type { HttpServer } from '../../src/transports/http.js';
 import { sandboxConfig } from '../helpers.js';
-import { campaign, connectHttp, ERAS } from './harness.js';
+import { campaign, connectHttp, ERAS, serveInProcess } from './harness.js';
 
 /**
  * Draining an HTTP server (SIGTERM) while a confirmed spend is still on its way upstream: when the
@@ -39,19 +39,7 @@ describe('draining the http server with a confirmed spend in flight', () => {
     const abortRequests = new AbortController();
     const config = sandboxConfig(sandbox, { accessToken: undefined, apiKey: undefined, monitoringApiKey: undefined });
     const factory = createServerFactory({ config, log: silentLog, store, shutdown: shutdown.signal, abortRequests: abortRequests.signal, stateSecret: STATE_SECRET });
-    const server = await serveHttp({
-      factory,
-      host: '127.0.0.1',
-      port: 0,
-      allowedHosts: [],
-      allowedOrigins: [],
-      maxBodyBytes: 1024 * 1024,
-      ready: async () => undefined,
-      log: silentLog,
-      shutdown,
-      abortRequests,
-      drainMs,
-    });
+    const server = await serveInProcess(factory, shutdown, { abortRequests, drainMs });
     servers.push(server);
     return { server, mcp: new URL(`${server.url}/mcp`), abortRequests };
   }

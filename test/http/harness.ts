@@ -6,6 +6,9 @@ import { StdioClientTransport as LegacyStdioTransport } from '@modelcontextproto
 import { StreamableHTTPClientTransport as LegacyHttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import { silentLog } from '../../src/log.js';
+import type { ServerFactory } from '../../src/server.js';
+import { serveHttp, type HttpOptions, type HttpServer } from '../../src/transports/http.js';
 import { BIN, cleanEnv } from '../process.js';
 
 /**
@@ -180,4 +183,24 @@ function wrap(
     },
     close: () => client.close(),
   };
+}
+
+/**
+ * `factory` served over HTTP in this process on a free loopback port, as runHttp serves it: no
+ * extra hosts or origins, a 1 MiB body limit, a store that is always ready, a silent log. `options`
+ * adds or replaces any of those.
+ */
+export function serveInProcess(factory: ServerFactory, shutdown: AbortController, options: Partial<HttpOptions> = {}): Promise<HttpServer> {
+  return serveHttp({
+    factory,
+    host: '127.0.0.1',
+    port: 0,
+    allowedHosts: [],
+    allowedOrigins: [],
+    maxBodyBytes: 1024 * 1024,
+    ready: async () => undefined,
+    log: silentLog,
+    shutdown,
+    ...options,
+  });
 }

@@ -2,7 +2,7 @@ import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/http.js';
 import { runNode, BIN } from '../process.js';
-import { campaign, connectHttp, ERAS, startHttp, type HttpProcess } from './harness.js';
+import { campaign, connectHttp, ERAS, serveInProcess, startHttp, type HttpProcess } from './harness.js';
 
 /**
  * `app-management-mcp http` as a team runs it: the built server as a process, clients of every
@@ -354,22 +354,10 @@ describe('app-management-mcp http: start-up and shutdown', () => {
 
 describe('app-management-mcp http: slow clients', () => {
   it('cuts off a client that does not finish its headers', async () => {
-    const { serveHttp } = await import('../../src/transports/http.js');
-    const { silentLog } = await import('../../src/log.js');
-    const http = await serveHttp({
-      factory: () => {
-        throw new Error('never built');
-      },
-      host: '127.0.0.1',
-      port: 0,
-      allowedHosts: [],
-      allowedOrigins: [],
-      maxBodyBytes: 1024,
-      ready: async () => undefined,
-      log: silentLog,
-      shutdown: new AbortController(),
-      timeouts: { headersMs: 200, requestMs: 300 },
-    });
+    const neverBuilt = () => {
+      throw new Error('never built');
+    };
+    const http = await serveInProcess(neverBuilt, new AbortController(), { maxBodyBytes: 1024, timeouts: { headersMs: 200, requestMs: 300 } });
     try {
       const socket = connect(http.port, '127.0.0.1');
       socket.write('POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n'); // and never the rest
