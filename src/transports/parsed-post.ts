@@ -8,8 +8,8 @@ import type { AuthInfo, McpHttpHandler } from '@modelcontextprotocol/server';
  * reads. Its web Request would carry the body again (the parsed value stringified, then counted),
  * though the SDK reads `parsedBody` and never the stream; and a signal of its own, which undici
  * ties to the one given through a WeakRef and a FinalizationRegistry entry: that cost about as much
- * as the rest of the Request, and the ties kept each call's objects alive through more garbage
- * collections (issue 31: scavenges took about 15% less time per call without them). So the Request
+ * as the rest of the Request, and the ties made garbage collection slower (issue 31: scavenges took
+ * about 15% less time per call without them, in most A/B runs; docs/performance.md). So the Request
  * here has neither, and its `signal` is the client's departure itself, which the SDK watches as it
  * watches any Request's: a client gone before its answer closes the call's exchange, and so
  * cancels what the call was waiting for upstream (test/http/departure.test.ts).
