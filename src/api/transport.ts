@@ -1,7 +1,7 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import { readStream } from '../read-stream.js';
 
 /**
  * How one request goes out and its answer comes back. The API client sends through node:http over
@@ -84,33 +84,12 @@ function answerOf(response: IncomingMessage): Answer {
       const value = response.headers[name.toLowerCase()];
       return Array.isArray(value) ? value.join(', ') : value;
     },
-    read: (take) => readStream(body, take),
+    read: async (take) => {
+      // Stopped by `take`: the rest is not read, and the connection is freed.
+      if (!(await readStream(body, take))) body.destroy();
+    },
     discard: () => void body.destroy(),
   };
-}
-
-/**
- * A stream's chunks through its events: a stream's async iterator costs an end-of-stream watcher
- * and a promise per chunk, and an answer is one or two chunks (issue 31).
- */
-function readStream(stream: Readable, take: (chunk: Uint8Array) => boolean): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const settle = (error?: Error) => {
-      stream.off('data', data).off('end', end).off('error', settle).off('close', closed);
-      if (error) reject(error);
-      else resolve();
-    };
-    const data = (chunk: Buffer) => {
-      if (take(chunk)) return;
-      settle();
-      stream.destroy();
-    };
-    const end = () => settle();
-    // Closed without its end and without an error of its own: cut short all the same.
-    const closed = () => settle(stream.readableEnded ? undefined : Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }));
-    if (stream.destroyed) return closed();
-    stream.on('data', data).once('end', end).once('error', settle).once('close', closed);
-  });
 }
 
 /** A fetch (a test's, say) as a Send: no redirect followed, as before. */

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { NodeIncomingMessageLike } from '@modelcontextprotocol/node';
+import { readStream } from '../read-stream.js';
 
 /**
  * A POST's body, read here and handed to the SDK parsed: given only the stream, the SDK builds a web
@@ -12,31 +13,22 @@ import type { NodeIncomingMessageLike } from '@modelcontextprotocol/node';
 export const tooLargeMessage = (maxBytes: number) => `Payload Too Large: Request body must not exceed ${maxBytes} bytes`;
 
 /**
- * The body's bytes, or undefined once they pass `maxBytes` (reading stops there, as the SDK's does).
- * Read through the request's events: its async iterator costs an end-of-stream watcher and a
- * promise per chunk, for a body that is one chunk (issue 31).
+ * The body's bytes, or undefined once they pass `maxBytes`: reading stops there, as the SDK's does,
+ * and the request is left paused for the 413.
  * @throws what ended the body early (the client left).
  */
-export function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer | undefined> {
-  if (Number(req.headers['content-length']) > maxBytes) return Promise.resolve(undefined);
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const settle = (error?: Error | null, body?: Buffer) => {
-      req.off('data', data).off('end', end).off('error', settle).off('close', closed);
-      if (error) reject(error);
-      else resolve(body);
-    };
-    const data = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= maxBytes) return void chunks.push(chunk);
-      settle(); // the rest is not read
-      req.pause();
-    };
-    const end = () => settle(null, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
-    const closed = () => settle(req.complete ? null : Object.assign(new Error('the client left before its request was whole'), { code: 'ECONNRESET' }));
-    req.on('data', data).once('end', end).once('error', settle).once('close', closed);
+export async function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer | undefined> {
+  if (Number(req.headers['content-length']) > maxBytes) return undefined;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  const whole = await readStream(req, (chunk) => {
+    size += chunk.length;
+    if (size > maxBytes) return false;
+    chunks.push(chunk);
+    return true;
   });
+  if (!whole) return undefined;
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
 }
 
 /** The body as JSON, or undefined when it is not JSON (a byte order mark included: the SDK's own reading drops it). */

@@ -134,6 +134,7 @@ export async function serveHttp(options: HttpOptions): Promise<HttpServer> {
   const drainMs = options.drainMs ?? DRAIN_MS;
   const flushMs = options.flushMs ?? FLUSH_MS;
   const { auth } = options;
+  const onerror = (error: Error) => log.debug(`http: ${error.message}`);
   const handler = createMcpHandler(
     ({ era, requestInfo, authInfo }) =>
       options.factory(
@@ -144,9 +145,8 @@ export async function serveHttp(options: HttpOptions): Promise<HttpServer> {
         // A 2026-07-28 request names its method in a header the SDK has checked against the body.
         era === 'modern' ? requestInfo?.headers.get('mcp-method')?.trim() : undefined,
       ),
-    { legacy: 'stateless', maxRequestBodySize: options.maxBodyBytes, onerror: (error) => log.debug(`http: ${error.message}`) },
+    { legacy: 'stateless', maxRequestBodySize: options.maxBodyBytes, onerror },
   );
-  const onerror = (error: Error) => log.debug(`http: ${error.message}`);
   const mcp = toNodeHandler(handler, { maxRequestBodySize: options.maxBodyBytes, onerror });
   let guard: ReturnType<typeof requestGuard> | undefined;
   let draining = false;
